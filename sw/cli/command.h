@@ -1,0 +1,53 @@
+// Subcommand registry for the `ndp` CLI. A subcommand file defines
+//   static int cmd_foo(const ndp::cli::Args& a);
+//   NDP_COMMAND("foo", "one-line usage", cmd_foo);
+// Errors: print one line "ndp foo: <message>" on stderr (use cli::fail) and return non-zero.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ndp::cli {
+
+// Parsed command line: positional arguments and --key value / --flag options.
+struct Args {
+  std::string command;
+  std::vector<std::string> pos;
+  std::map<std::string, std::string> opt;  // "--json" -> "" for flags
+  bool has(const std::string& k) const { return opt.count(k) != 0; }
+  std::string get(const std::string& k, const std::string& def = "") const {
+    auto it = opt.find(k);
+    return it == opt.end() ? def : it->second;
+  }
+  // Integer option; nullopt (and an error printed) when malformed.
+  std::optional<int64_t> get_int(const std::string& k, int64_t def) const;
+};
+
+using CommandFn = std::function<int(const Args&)>;
+struct Command {
+  std::string usage;
+  CommandFn fn;
+  std::vector<std::string> flags;  // options that take no value
+};
+std::map<std::string, Command>& registry();
+
+struct Registrar {
+  Registrar(const char* name, const char* usage, CommandFn fn, std::vector<std::string> flags = {}) {
+    registry()[name] = Command{usage, std::move(fn), std::move(flags)};
+  }
+};
+
+// Print "ndp <cmd>: <msg>" to stderr and return exit code 1.
+int fail(const Args& a, const std::string& msg);
+
+}  // namespace ndp::cli
+
+#define NDP_CONCAT2(a, b) a##b
+#define NDP_CONCAT(a, b) NDP_CONCAT2(a, b)
+// NDP_COMMAND(name, usage, fn [, {"--flag1", "--flag2"}]) : flags listed take no value.
+#define NDP_COMMAND(name, usage, ...) \
+  static ::ndp::cli::Registrar NDP_CONCAT(ndp_cmd_reg_, __LINE__)(name, usage, __VA_ARGS__)
