@@ -1,0 +1,43 @@
+#include "cli_util.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace ndp::cli {
+
+Result<Model> load_model_arg(const Args& a) {
+  if (a.pos.empty()) return Status::Error("missing model PATH");
+  auto fmt = parse_model_format(a.get("--format", "auto"));
+  if (!fmt.ok()) return fmt.status();
+  auto m = read_model(a.pos[0], fmt.value());
+  if (!m.ok()) return m.status();
+  if (a.has("--as")) {
+    std::string as = a.get("--as");
+    if (as != "bf16") return Status::Error("--as supports only bf16, got '" + as + "'");
+    convert_model_to_bf16(m.value());
+  }
+  if (m->tensors.empty()) return Status::Error(a.pos[0] + ": no tensors found");
+  return m;
+}
+
+Status write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return Status::Error("cannot open " + path + " for writing: " + std::strerror(errno));
+  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (!f.good()) return Status::Error("error writing " + path);
+  return Status::Ok();
+}
+
+Result<std::vector<uint8_t>> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) return Status::Error("cannot open " + path + ": " + std::strerror(errno));
+  auto size = f.tellg();
+  std::vector<uint8_t> b(static_cast<size_t>(size));
+  f.seekg(0);
+  f.read(reinterpret_cast<char*>(b.data()), size);
+  if (!f.good()) return Status::Error("error reading " + path);
+  return b;
+}
+
+}  // namespace ndp::cli
