@@ -8,7 +8,8 @@ PKGS=(
   clang llvm libclang-rt-14-dev
   liblz4-dev libzstd-dev lz4 zstd libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libnuma-dev numactl libhwloc-dev hwloc
+  libnuma-dev numactl libhwloc-dev hwloc nlohmann-json3-dev
+  qemu-system-x86 busybox-static cpio ndctl daxctl
   verilator yosys z3
 )
 # Optional extras for later flows; failures to install these are not fatal.
