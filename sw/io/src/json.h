@@ -1,0 +1,36 @@
+// A small strict JSON parser for the safetensors header: objects, arrays, strings (all escapes,
+// surrogate pairs, UTF-8 validated), integers (no fractions or exponents), true/false/null.
+// Rejects duplicate object keys, leading zeros, control characters in strings, nesting deeper
+// than kMaxDepth and trailing non-whitespace. Every value remembers its byte position so that
+// callers can report "offset N" in terms of the enclosing file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ndp/status.h"
+
+namespace ndp::io {
+
+struct JsonValue {
+  enum class Kind { kNull, kBool, kInt, kString, kArray, kObject };
+  Kind kind = Kind::kNull;
+  bool b = false;
+  int64_t i = 0;
+  std::string s;
+  std::vector<JsonValue> arr;
+  std::vector<std::pair<std::string, JsonValue>> obj;  // in document order, keys unique
+  uint64_t pos = 0;                                     // byte position of the value in the text
+};
+
+const char* json_kind_name(JsonValue::Kind k);
+
+constexpr int kJsonMaxDepth = 64;
+
+// Parse `text[0, n)` as one JSON value followed only by whitespace. Errors are
+// "WHAT: offset (base + pos): message".
+Result<JsonValue> parse_json(const char* text, size_t n, const std::string& what, uint64_t base);
+
+}  // namespace ndp::io
