@@ -1,6 +1,6 @@
 // Single-core throughput of the golden model's hot paths over one default chunk (32768 elements):
 // bit-plane pack/unpack (bf16 in both layouts, fp32) against memcpy of the same bytes, and precision
-// region assembly (e8m3, fp8-e4m3). Bytes processed = source element bytes of the chunk.
+// region assembly (e8m3, fp8-e4m3, mxfp4 with one guard plane). Bytes processed = source element bytes of the chunk.
 //   build/sw/bench/bench_planes --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
 
@@ -72,6 +72,25 @@ void BM_Unpack(benchmark::State& state, ndp::DType t, ndp::Layout l) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
 }
 
+// assemble_region over a bf16 chunk already rebuilt from its planes (the conversion step alone).
+void BM_Assemble(benchmark::State& state, const char* region, int guard) {
+  const ndp::DType t = ndp::DType::kBF16;
+  auto src = make_chunk(t);
+  auto r = ndp::parse_region(region, t, guard);
+  if (!r.ok()) {
+    state.SkipWithError(r.status().message().c_str());
+    return;
+  }
+  std::vector<uint8_t> out(ndp::region_output_bytes(*r, t, kN));
+  for (auto _ : state) {
+    ndp::Status st = ndp::assemble_region(*r, t, src.data(), kN, out.data());
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * src.size()));
+}
+
 using ndp::DType;
 using ndp::Layout;
 BENCHMARK_CAPTURE(BM_Memcpy, bf16, DType::kBF16);
@@ -85,4 +104,10 @@ BENCHMARK_CAPTURE(BM_Pack, fp32_expbyte, DType::kFP32, Layout::kExpByte);
 BENCHMARK_CAPTURE(BM_Unpack, fp32_bitplane, DType::kFP32, Layout::kBitplane);
 BENCHMARK_CAPTURE(BM_Unpack, fp32_expbyte, DType::kFP32, Layout::kExpByte);
 
+}  // namespace
+
+namespace {
+BENCHMARK_CAPTURE(BM_Assemble, bf16_e8m3_g1, "e8m3", 1);
+BENCHMARK_CAPTURE(BM_Assemble, bf16_fp8e4m3_g1, "fp8-e4m3", 1);
+BENCHMARK_CAPTURE(BM_Assemble, bf16_mxfp4_g1, "mxfp4", 1);
 }  // namespace

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 
 #include "precision_internal.h"
 
@@ -110,6 +114,60 @@ void pack_codes(const uint32_t* codes, uint64_t count, int bits, uint8_t* out) {
       out[bit / 8] = static_cast<uint8_t>(out[bit / 8] | v);
       if ((bit % 8) + bits > 8) out[bit / 8 + 1] = static_cast<uint8_t>(out[bit / 8 + 1] | v >> 8);
     }
+  }
+}
+
+// Convert n elements of EB bytes and pack the codes, in blocks of 64 elements (a multiple of the
+// 4-element FP6 and 2-element FP4 packing groups, so every block starts on a byte boundary).
+template <int EB>
+void convert_codes(const detail::ElementConverter& cv, const uint8_t* src, uint64_t n, int code_bits, uint8_t* out) {
+  uint32_t codes[64];
+  for (uint64_t i = 0; i < n; i += 64) {
+    const uint64_t count = std::min<uint64_t>(64, n - i);
+    for (uint64_t k = 0; k < count; ++k) codes[k] = cv.convert(load_elem(src + (i + k) * EB, EB));
+    pack_codes(codes, count, code_bits, out + i * code_bits / 8);
+  }
+}
+
+// For sources of at most 16 bits the output depends only on the top 1 + E + t bits of the element
+// (sign, exponent, fetched mantissa), so assemble_region converts through a table indexed by
+// `bits >> (M - t)`. The table is filled by the same ElementConverter for every view pattern, built
+// once per (source, kind, K, t) and cached for the life of the process (at most a few hundred KiB
+// per entry, 2^(1+E+t) entries of 16 bits).
+class ViewTables {
+ public:
+  std::shared_ptr<const std::vector<uint16_t>> get(const Region& r, DType src) {
+    const int t = detail::fetched_mantissa(r, src);
+    const auto key = std::make_tuple(static_cast<int>(src), static_cast<int>(r.kind), r.k, t);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& slot = tables_[key];
+    if (!slot) {
+      const auto& info = dtype_info(src);
+      const int drop = info.man_bits - t;
+      const detail::ElementConverter cv(r, src);
+      auto table = std::make_shared<std::vector<uint16_t>>(size_t{1} << (info.bits - drop));
+      for (uint32_t i = 0; i < table->size(); ++i) (*table)[i] = static_cast<uint16_t>(cv.convert(i << drop));
+      slot = std::move(table);
+    }
+    return slot;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::tuple<int, int, int, int>, std::shared_ptr<const std::vector<uint16_t>>> tables_;
+};
+
+template <int EB>
+void convert_codes_table(const Region& r, DType src, const uint8_t* in, uint64_t n, int code_bits, uint8_t* out) {
+  static ViewTables tables;
+  const auto table = tables.get(r, src);
+  const uint16_t* lut = table->data();
+  const int drop = dtype_info(src).man_bits - detail::fetched_mantissa(r, src);
+  uint32_t codes[64];
+  for (uint64_t i = 0; i < n; i += 64) {
+    const uint64_t count = std::min<uint64_t>(64, n - i);
+    for (uint64_t k = 0; k < count; ++k) codes[k] = lut[load_elem(in + (i + k) * EB, EB) >> drop];
+    pack_codes(codes, count, code_bits, out + i * code_bits / 8);
   }
 }
 
@@ -249,15 +307,17 @@ Status assemble_region(const Region& r, DType src, const uint8_t* src_elems, uin
     return Status::Ok();
   }
   if (is_mx(r.kind)) return assemble_mx(r, src, src_elems, n, out);
-  const int eb = dtype_info(src).bits / 8;
-  const int cb = output_elem_bits(r, src);
-  // Convert in blocks of 64 elements (a multiple of the 4-element FP6 and 2-element FP4 packing
-  // groups, so every block starts on a byte boundary).
-  uint32_t codes[64];
-  for (uint64_t i = 0; i < n; i += 64) {
-    const uint64_t count = std::min<uint64_t>(64, n - i);
-    for (uint64_t k = 0; k < count; ++k) codes[k] = convert_element(r, src, load_elem(src_elems + (i + k) * eb, eb));
-    pack_codes(codes, count, cb, out + i * cb / 8);
+  const int code_bits = output_elem_bits(r, src);
+  switch (dtype_info(src).bits) {
+    case 8: convert_codes_table<1>(r, src, src_elems, n, code_bits, out); break;
+    case 16:
+      if (n >= 1024) {  // worth a (cached) table; tiny calls convert directly
+        convert_codes_table<2>(r, src, src_elems, n, code_bits, out);
+        break;
+      }
+      convert_codes<2>(detail::ElementConverter(r, src), src_elems, n, code_bits, out);
+      break;
+    default: convert_codes<4>(detail::ElementConverter(r, src), src_elems, n, code_bits, out); break;
   }
   return Status::Ok();
 }

@@ -113,6 +113,13 @@ void exhaustive(DType src) {
       Status st = assemble_region(r, src, elems.data(), count, out.data());
       ASSERT_TRUE(st.ok()) << st.message();
       ASSERT_EQ(out, reference_pack(want, code_bits(r)));
+      // A short call (below the size where the library switches to its table) and an odd tail.
+      const uint64_t few = count / 2 > 1001 ? 999 : count / 2 - 3;
+      std::vector<uint8_t> out_few(region_output_bytes(r, src, few));
+      const size_t off = (count / 2) * (width / 8);
+      ASSERT_TRUE(assemble_region(r, src, elems.data() + off, few, out_few.data()).ok());
+      ASSERT_EQ(out_few, reference_pack(std::vector<uint32_t>(want.begin() + count / 2,
+                                                              want.begin() + count / 2 + few), code_bits(r)));
       compared += count;
     }
   std::printf("%s: %llu element conversions compared exhaustively\n", dtype_info(src).name,
@@ -151,6 +158,16 @@ TEST(PrecisionFP32, RandomAndEdgeValues) {
         ++compared;
       }
       ASSERT_EQ(bad, 0);
+      // assemble_region over the first 4099 samples (odd count: FP6/FP4 tails) with the spec packing.
+      const size_t n = 4099;
+      std::vector<uint8_t> elems(4 * n), out(region_output_bytes(r, DType::kFP32, n));
+      std::vector<uint32_t> want(n);
+      for (size_t i = 0; i < n; ++i) {
+        std::memcpy(&elems[4 * i], &samples[i], 4);
+        want[i] = reference_convert(r, DType::kFP32, samples[i]);
+      }
+      ASSERT_TRUE(assemble_region(r, DType::kFP32, elems.data(), n, out.data()).ok());
+      ASSERT_EQ(out, reference_pack(want, code_bits(r))) << region_name(r, DType::kFP32) << " g=" << g;
     }
   std::printf("fp32: %llu element conversions compared\n", static_cast<unsigned long long>(compared));
 }
