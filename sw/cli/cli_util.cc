@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <regex>
 
 namespace ndp::cli {
 
@@ -16,6 +17,19 @@ Result<Model> load_model_arg(const Args& a) {
     std::string as = a.get("--as");
     if (as != "bf16") return Status::Error("--as supports only bf16, got '" + as + "'");
     convert_model_to_bf16(m.value());
+  }
+  if (a.has("--match")) {
+    std::regex re;
+    try {
+      re = std::regex(a.get("--match"), std::regex::extended);
+    } catch (const std::regex_error& e) {
+      return Status::Error("--match '" + a.get("--match") + "' is not a valid regular expression");
+    }
+    std::vector<Tensor> keep;
+    for (auto& t : m->tensors)
+      if (std::regex_search(t.name, re)) keep.push_back(std::move(t));
+    m->tensors = std::move(keep);
+    if (m->tensors.empty()) return Status::Error(a.pos[0] + ": no tensor name matches --match '" + a.get("--match") + "'");
   }
   if (m->tensors.empty()) return Status::Error(a.pos[0] + ": no tensors found");
   return m;

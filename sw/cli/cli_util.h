@@ -10,7 +10,8 @@
 
 namespace ndp::cli {
 
-// Load PATH (positional 0) honouring --format and --as bf16. Errors name the file.
+// Load PATH (positional 0) honouring --format, --as bf16 and --match REGEX (keep only tensors whose
+// name matches the POSIX extended regular expression). Errors name the file.
 Result<Model> load_model_arg(const Args& a);
 // Write bytes to path; error message names the path.
 Status write_file(const std::string& path, const std::vector<uint8_t>& bytes);

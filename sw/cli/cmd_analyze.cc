@@ -37,7 +37,7 @@ int cmd_analyze(const Args& a) {
 }  // namespace
 
 NDP_COMMAND("analyze",
-            "analyze PATH [--format auto|safetensors|gguf|llama2c|rwkv|gpt2-raw] [--as bf16] [--block BYTES] "
+            "analyze PATH [--format auto|safetensors|gguf|llama2c|rwkv|gpt2-raw] [--as bf16] [--match REGEX] [--block BYTES] "
             "[--layout expbyte|bitplane] [--codec auto|lz4|zstd|raw] [--json] [--plot FILE.svg]",
             cmd_analyze, {"--json"});
 

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end checks of the ndp CLI. Usage: cli_test.sh NDP DATA_DIR
+set -uo pipefail
+NDP=$1
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+failn=0
+ok() { pass=$((pass + 1)); }
+bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
+
+# Expect a non-zero exit and exactly one line on stderr.
+expect_error() {
+  local what=$1; shift
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$T/err")
+  if [ $rc -ne 0 ] && [ "$lines" -eq 1 ]; then ok; else bad "$what: rc=$rc, stderr lines=$lines: $(head -3 "$T/err")"; fi
+}
+
+# 1. Build an input with the demo model's generator through pack of a safetensors file written by unpack.
+"$NDP" demo --keep "$T/demo.ndpi" >"$T/demo.log" 2>&1 && ok || bad "demo: $(tail -3 "$T/demo.log")"
+grep -q "every check passed" "$T/demo.log" && ok || bad "demo did not report success"
+"$NDP" verify "$T/demo.ndpi" >/dev/null && ok || bad "verify of a fresh image"
+"$NDP" unpack "$T/demo.ndpi" -o "$T/demo.safetensors" >/dev/null && ok || bad "unpack to safetensors"
+# Re-pack the unpacked file: the image must be byte-identical (deterministic encoder, lossless unpack).
+"$NDP" pack "$T/demo.safetensors" -o "$T/demo2.ndpi" >/dev/null && ok || bad "pack of unpacked safetensors"
+cmp -s "$T/demo.ndpi" "$T/demo2.ndpi" && ok || bad "re-packed image differs from the original image"
+# Regions: output sizes follow the spec (e8m3: 2 bytes/elt, fp8: 1, fp4: 1/2).
+"$NDP" read "$T/demo.ndpi" --region full -o "$T/full.bin" >/dev/null && ok || bad "read full"
+"$NDP" unpack "$T/demo.ndpi" --raw -o "$T/raw.bin" >/dev/null && ok || bad "unpack --raw"
+cmp -s "$T/full.bin" "$T/raw.bin" && ok || bad "region full differs from unpack --raw"
+n=$(( $(stat -c %s "$T/raw.bin") / 2 ))
+"$NDP" read "$T/demo.ndpi" --region fp8-e4m3 --guard 1 -o "$T/fp8.bin" >/dev/null && ok || bad "read fp8"
+[ "$(stat -c %s "$T/fp8.bin")" -eq "$n" ] && ok || bad "fp8 region size $(stat -c %s "$T/fp8.bin") != $n"
+"$NDP" read "$T/demo.ndpi" --region e8m3 -o "$T/e8m3.bin" >/dev/null && ok || bad "read e8m3"
+[ "$(stat -c %s "$T/e8m3.bin")" -eq $((2 * n)) ] && ok || bad "e8m3 region size"
+"$NDP" analyze "$T/demo.safetensors" --json --plot "$T/p.svg" >"$T/a.json" && ok || bad "analyze --json"
+tail -1 "$T/a.json" | python3 -c 'import json,sys; t=json.load(sys.stdin)["total"]; assert t["ratio"]["device"] > 1.3, t' && ok || bad "analyze JSON total"
+grep -q "<svg" "$T/p.svg" && ok || bad "plot written"
+
+# 2. Errors: one clear line, non-zero exit.
+expect_error "missing file" "$NDP" analyze "$T/does-not-exist.bin"
+expect_error "unknown format" "$NDP" analyze "$T/demo.safetensors" --format nope
+expect_error "unknown region" "$NDP" read "$T/demo.ndpi" --region fp7 -o "$T/x"
+expect_error "bad guard" "$NDP" read "$T/demo.ndpi" --region e8m3 --guard 5 -o "$T/x"
+expect_error "bad codec" "$NDP" pack "$T/demo.safetensors" --codec lzma -o "$T/x"
+expect_error "not an image" "$NDP" verify "$T/demo.safetensors"
+head -c 1000 "$T/demo.ndpi" >"$T/trunc.ndpi"
+expect_error "truncated image" "$NDP" verify "$T/trunc.ndpi"
+head -c 3000 "$T/demo.safetensors" >"$T/trunc.safetensors"
+expect_error "truncated safetensors" "$NDP" analyze "$T/trunc.safetensors"
+"$NDP" nosuchcommand >/dev/null 2>&1; [ $? -ne 0 ] && ok || bad "unknown command exit code"
+
+# 3. A flipped payload byte: verify names the bad block and exits non-zero; other reads still fail
+# cleanly rather than returning wrong data.
+cp "$T/demo.ndpi" "$T/flip.ndpi"
+python3 - "$T/flip.ndpi" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+b[200000] ^= 0x10   # inside chunk data (the first tensor's blocks)
+open(p, 'wb').write(b)
+PY
+"$NDP" verify "$T/flip.ndpi" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -ne 0 ] && grep -q "bad block" "$T/err" && ok || bad "verify of a corrupted image: rc=$rc $(head -2 "$T/err")"
+"$NDP" unpack "$T/flip.ndpi" -o "$T/x" >/dev/null 2>&1; [ $? -ne 0 ] && ok || bad "unpack of a corrupted image succeeded"
+
+# 4. Real data when present.
+if [ -f "$DATA/stories260K/stories260K.bin" ]; then
+  "$NDP" pack "$DATA/stories260K/stories260K.bin" --as bf16 -o "$T/s.ndpi" >/dev/null && ok || bad "pack stories260K"
+  "$NDP" verify "$T/s.ndpi" >/dev/null && ok || bad "verify stories260K"
+  for r in e8m0 e8m5 fp8-e5m2 fp6-e3m2 fp6-e2m3 mxfp8 mxfp4; do
+    "$NDP" read "$T/s.ndpi" --region $r --guard 2 -o "$T/r.bin" >/dev/null && ok || bad "read $r"
+  done
+else
+  echo "SKIP real-data part: $DATA absent"
+fi
+
+echo "$pass passed, $failn failed"
+[ $failn -eq 0 ] && [ $pass -gt 0 ]
