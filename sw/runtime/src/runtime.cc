@@ -251,6 +251,21 @@ PageCounts count_pages(const std::vector<int>& nodes) {
   return c;
 }
 
+// Anonymous mapping of `size` bytes starting at a multiple of `align` (>= page size).
+Result<void*> map_aligned(uint64_t size, uint64_t align, uint64_t ps) {
+  if (align && (align & (align - 1))) return Status::Error("allocate: align " + std::to_string(align) + " is not a power of two");
+  align = std::max(align, ps);
+  const uint64_t span = size + align - ps;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return Status::Error("allocate: mmap " + format_size(span) + ": " + std::strerror(errno));
+  auto start = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (start + align - 1) & ~static_cast<uintptr_t>(align - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  uint64_t tail = (start + span) - (aligned + size);
+  if (tail) munmap(reinterpret_cast<void*>(aligned + size), tail);
+  return reinterpret_cast<void*>(aligned);
+}
+
 }  // namespace
 
 Result<Allocation> Runtime::allocate(uint64_t bytes, const Placement& p, const AllocOptions& o) {
@@ -285,8 +300,9 @@ Result<Allocation> Runtime::allocate(uint64_t bytes, const Placement& p, const A
   std::vector<Run> runs;
   if (mech == Mechanism::kStripes) runs = plan_runs(p.nodes, quota, std::max<uint64_t>(1, o.stripe_bytes / ps));
 
-  void* base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) return Status::Error("allocate: mmap " + format_size(size) + ": " + std::strerror(errno));
+  auto mapped = map_aligned(size, o.align, ps);
+  if (!mapped.ok()) return mapped.status();
+  void* base = mapped.value();
   Allocation a;
   a.ptr_ = base;
   a.size_ = size;

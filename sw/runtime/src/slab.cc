@@ -1,6 +1,8 @@
 // Slab classes and the large-block path of the per-node object allocator.
 #include "ndp/runtime/slab.h"
 
+#include <algorithm>
+
 #include "ndp/runtime/size.h"
 
 namespace ndp::rt {
@@ -61,7 +63,9 @@ int ObjectAllocator::class_of(uint64_t bytes) {
 
 Result<ObjectAllocator::Block*> ObjectAllocator::new_block(int k) {
   ClassState& c = *cls_[k];
-  auto mem = rt_.allocate(c.block_bytes, opt_.placement, opt_.alloc);
+  AllocOptions ao = opt_.alloc;
+  ao.align = std::max<uint64_t>(ao.align, std::min<uint64_t>(c.block_bytes, 2ull << 20));  // slots aligned to their size (up to 2 MiB)
+  auto mem = rt_.allocate(c.block_bytes, opt_.placement, ao);
   if (!mem.ok()) return Status(mem.status()).prepend("slab " + format_size(c.slot_bytes) + " block: ");
   auto b = std::make_unique<Block>();
   b->mem = std::move(mem.value());

@@ -55,6 +55,7 @@ struct AllocOptions {
   // Allow transparent huge pages (single-node placements only). Off by default: with 4 KiB pages
   // placement, page counts and migration are exact; a THP moves as a whole 2 MiB unit.
   bool huge_pages = false;
+  uint64_t align = 0;  // start address alignment (power of two); 0 = page size
 };
 
 // Pages of an allocation per node as the kernel reports them.

@@ -2,7 +2,8 @@
 // strategy): requests up to 16 MiB come from slabs of three classes (16 KiB, 1 MiB, 16 MiB)
 // carved out of large blocks placed on the node; larger requests take the large-block path (their
 // own placed mapping). Each class has its own lock and free lists; fully free blocks beyond a
-// watermark go back to the system. Thread-safe; utilisation and fragmentation counters.
+// watermark go back to the system. Blocks start at a multiple of min(block size, 2 MiB), so slots
+// are aligned to their class size up to 2 MiB. Thread-safe; utilisation and fragmentation counters.
 #pragma once
 
 #include <array>
