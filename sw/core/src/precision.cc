@@ -91,10 +91,12 @@ int output_elem_bits(const Region& r, DType src) {
   return 0;
 }
 
-uint32_t load_elem(const uint8_t* p, int bytes) {
-  uint32_t v = 0;
-  std::memcpy(&v, p, static_cast<size_t>(bytes));  // little-endian host (bit_transpose.h asserts it)
-  return v;
+// Element word of 1, 2 or 4 little-endian bytes.
+inline uint32_t load_elem(const uint8_t* p, int bytes) {
+  if (bytes == 1) return p[0];
+  if (bytes == 2) return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8;
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
+         static_cast<uint32_t>(p[3]) << 24;
 }
 
 // Pack `count` codes of `bits` (4, 6, 8 or 16) bits LSB-first (section 5.1); zero padding.
@@ -174,12 +176,13 @@ void convert_codes_table(const Region& r, DType src, const uint8_t* in, uint64_t
 Status assemble_mx(const Region& r, DType src, const uint8_t* src_elems, uint64_t n, uint8_t* out) {
   const int eb = dtype_info(src).bits / 8;
   const int cb = output_elem_bits(r, src);
+  const detail::ElementConverter cv(r, src);
   uint32_t bits[32], codes32[32];
   uint8_t codes[32];
   for (uint64_t g = 0; g < n; g += 32) {
     const int count = static_cast<int>(std::min<uint64_t>(32, n - g));
     for (int i = 0; i < count; ++i) bits[i] = load_elem(src_elems + (g + i) * eb, eb);
-    *out++ = convert_mx_group(r, src, bits, count, codes);
+    *out++ = detail::mx_group(cv, r.kind, bits, count, codes);
     for (int i = 0; i < count; ++i) codes32[i] = codes[i];
     pack_codes(codes32, static_cast<uint64_t>(count), cb, out);
     out += (static_cast<uint64_t>(count) * cb + 7) / 8;

@@ -40,6 +40,27 @@ ElementConverter::ElementConverter(const Region& r, DType s) {
 
 int mx_elem_max_exp(RegionKind k) { return k == RegionKind::kMXFP8 ? 8 : 2; }
 
+uint8_t mx_group(const ElementConverter& cv, RegionKind kind, const uint32_t* bits, int count, uint8_t* codes) {
+  Fields x[32];
+  bool any_nonzero = false;
+  int emax = 0;
+  for (int i = 0; i < count; ++i) {
+    x[i] = decode_view(cv.src, bits[i], cv.t);
+    if (x[i].cls == Class::kNaN || x[i].cls == Class::kInf) {  // NaN scale, zero elements
+      for (int k = 0; k < count; ++k) codes[k] = 0;
+      return 0xFF;
+    }
+    if (x[i].cls != Class::kFinite) continue;
+    const int e = std::bit_width(x[i].sig) - 1 + x[i].lsb_exp;  // true exponent, subnormals included
+    emax = any_nonzero ? std::max(emax, e) : e;
+    any_nonzero = true;
+  }
+  // All-zero group: X = -127 (scale byte 0); the elements convert to (signed) zeros.
+  const int shared = any_nonzero ? std::clamp(emax - mx_elem_max_exp(kind), -127, 127) : -127;
+  for (int i = 0; i < count; ++i) codes[i] = static_cast<uint8_t>(cv.convert_fields_scaled(x[i], shared));
+  return static_cast<uint8_t>(shared + 127);
+}
+
 }  // namespace detail
 
 namespace {
@@ -71,24 +92,14 @@ uint32_t convert_mx_element(const Region& r, DType src, uint32_t bits, int share
 
 uint8_t convert_mx_group(const Region& r, DType src, const uint32_t* bits, int count, uint8_t* codes) {
   count = std::clamp(count, 0, 32);
-  for (int i = 0; i < count; ++i) codes[i] = 0;
-  if (!detail::region_ok(r, src) || !is_mx(r.kind)) return 0xFF;
-  const detail::ElementConverter cv(r, src);
-  bool any_nonzero = false;
-  int emax = 0;
-  for (int i = 0; i < count; ++i) {
-    const detail::Fields x = detail::decode_view(cv.src, bits[i] & width_mask(src), cv.t);
-    if (x.cls == detail::Class::kNaN || x.cls == detail::Class::kInf) return 0xFF;  // NaN scale, zero elements
-    if (x.cls != detail::Class::kFinite) continue;
-    const int e = std::bit_width(x.sig) - 1 + x.lsb_exp;  // true exponent, subnormals included
-    emax = any_nonzero ? std::max(emax, e) : e;
-    any_nonzero = true;
+  if (!detail::region_ok(r, src) || !is_mx(r.kind)) {
+    for (int i = 0; i < count; ++i) codes[i] = 0;
+    return 0xFF;
   }
-  // All-zero group: X = -127 (scale byte 0); the elements convert to (signed) zeros.
-  const int shared = any_nonzero ? std::clamp(emax - detail::mx_elem_max_exp(r.kind), -127, 127) : -127;
-  for (int i = 0; i < count; ++i)
-    codes[i] = static_cast<uint8_t>(cv.convert_scaled(bits[i] & width_mask(src), shared));
-  return static_cast<uint8_t>(shared + 127);
+  const uint32_t mask = width_mask(src);
+  uint32_t masked[32];
+  for (int i = 0; i < count; ++i) masked[i] = bits[i] & mask;
+  return detail::mx_group(detail::ElementConverter(r, src), r.kind, masked, count, codes);
 }
 
 }  // namespace ndp

@@ -153,7 +153,9 @@ struct ElementConverter {
   }
   // MX element with shared exponent X: v' / 2^X, saturating; NaN/Inf give 0 (the group is 0xFF).
   uint32_t convert_scaled(uint32_t bits, int shared_exp) const {
-    const Fields x = decode_view(src, bits, t);
+    return convert_fields_scaled(decode_view(src, bits, t), shared_exp);
+  }
+  uint32_t convert_fields_scaled(const Fields& x, int shared_exp) const {
     if (x.cls == Class::kNaN || x.cls == Class::kInf) return 0;
     const uint32_t sign = x.sign << sign_pos;
     if (x.cls == Class::kZero) return sign;
@@ -163,5 +165,9 @@ struct ElementConverter {
 
 // emax_elem of section 5.4: 8 for the E4M3 elements of mxfp8, 2 for the E2M1 elements of mxfp4.
 int mx_elem_max_exp(RegionKind k);
+
+// One MX group of count (1..32) elements (bits already masked to the element width): the scale byte,
+// and the element codes in codes[0..count).
+uint8_t mx_group(const ElementConverter& cv, RegionKind kind, const uint32_t* bits, int count, uint8_t* codes);
 
 }  // namespace ndp::detail
