@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "ndp/image.h"
 #include "real_data.h"
@@ -30,6 +31,29 @@ Measured build_and_check(const std::vector<testdata::NamedTensor>& ts, const cha
   for (uint64_t c : hist)
     if (c) m.entropy -= static_cast<double>(c) / static_cast<double>(n) * std::log2(static_cast<double>(c) / static_cast<double>(n));
   m.reference = 16.0 / (1 + 7 + m.entropy);
+  // Per plane id over all tensors: raw -> stored bytes (headers included) and codec mix.
+  std::map<int, PlaneStats> per;
+  for (const TensorStats& s : w.stats())
+    for (const PlaneStats& p : s.planes) {
+      PlaneStats& a = per[p.plane_id];
+      a.plane_id = p.plane_id;
+      a.blocks += p.blocks;
+      a.raw_bytes += p.raw_bytes;
+      a.stored_bytes += p.stored_bytes;
+      a.huffman_blocks += p.huffman_blocks;
+      for (int c = 0; c < 4; ++c) a.codec_blocks[c] += p.codec_blocks[c];
+    }
+  for (auto it = per.rbegin(); it != per.rend(); ++it) {
+    const PlaneStats& a = it->second;
+    std::printf("  %s plane 0x%02x: %6llu blocks, %9llu -> %9llu B (x%.3f), raw/const/lz4/zstd blocks "
+                "%llu/%llu/%llu/%llu, Huffman frames %llu\n",
+                label, a.plane_id, static_cast<unsigned long long>(a.blocks),
+                static_cast<unsigned long long>(a.raw_bytes), static_cast<unsigned long long>(a.stored_bytes),
+                static_cast<double>(a.raw_bytes) / static_cast<double>(a.stored_bytes),
+                static_cast<unsigned long long>(a.codec_blocks[0]), static_cast<unsigned long long>(a.codec_blocks[1]),
+                static_cast<unsigned long long>(a.codec_blocks[2]), static_cast<unsigned long long>(a.codec_blocks[3]),
+                static_cast<unsigned long long>(a.huffman_blocks));
+  }
   m.raw = 2 * n;
   auto img = w.finish();
   EXPECT_TRUE(img.ok());
