@@ -1,0 +1,241 @@
+// bp_assembler: plane streams in, one precision region out (docs/spec.md section 5, docs/rtl.md).
+//
+// A command names the region (format, K for eEmK, guard planes g, layout) and the element count
+// n of the tensor. The assembler then joins, beat by beat, the plane streams the region fetches:
+// the sign plane, the exponent (ExpBits bit-planes, or the EXPBYTE stream in the expbyte
+// layout) and the top t = min(ManBits, m + g) mantissa planes. Each stream beat carries Lanes
+// elements' bits (a bit-plane beat is Lanes bits LSB first, an EXPBYTE beat Lanes bytes), so a
+// stream delivers ceil(n / Lanes) beats. Unfetched mantissa bits read as zero (that is v').
+// Every lane converts its element (bp_asm_cvt), MX regions first get their group scale
+// (bp_asm_mx), and bp_asm_pack lays the codes out as the region's bytes.
+//
+/// Registers: the command/config registers, a spill register after the join, the MX stage's
+/// FIFOs, a spill register after conversion and one at the output. One command at a time: the
+/// next command is accepted after the previous one's last output beat (a few idle cycles per
+/// region read). Full rate: one beat of Lanes elements per cycle.
+`include "ndp_assert.svh"
+
+module bp_assembler #(
+  parameter int unsigned ExpBits = 8,   // source format (bf16: 8, 7)
+  parameter int unsigned ManBits = 7,
+  parameter int unsigned Lanes   = 16,  // elements per beat, divides 32
+  localparam int unsigned ElemBits = 1 + ExpBits + ManBits,
+  localparam int unsigned OutBytes = Lanes * ElemBits / 8,
+  localparam int unsigned MW = $clog2(ManBits + 1),
+  localparam int unsigned NbW = $clog2(OutBytes + 1)
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  // command: one region read of cmd_n_i elements
+  input  logic                      cmd_valid_i,
+  output logic                      cmd_ready_o,
+  input  bp_pkg::fmt_e              cmd_fmt_i,
+  input  logic [MW-1:0]             cmd_k_i,        // eEmK: mantissa bits kept (0..ManBits)
+  input  logic [1:0]                cmd_guard_i,    // guard planes g (0..2)
+  input  logic                      cmd_expbyte_i,  // exponent arrives on the EXPBYTE stream
+  input  logic [31:0]               cmd_n_i,        // elements, >= 1
+  // bit-plane streams: plane b's beat at bp_data_i[b*Lanes +: Lanes]
+  input  logic [ElemBits-1:0]       bp_valid_i,
+  output logic [ElemBits-1:0]       bp_ready_o,
+  input  logic [ElemBits*Lanes-1:0] bp_data_i,
+  // EXPBYTE stream: element i's exponent byte at eb_data_i[i*8 +: 8]
+  input  logic                      eb_valid_i,
+  output logic                      eb_ready_o,
+  input  logic [8*Lanes-1:0]        eb_data_i,
+  // region bytes, LSB first; out_nbytes_o valid bytes per beat
+  output logic                      out_valid_o,
+  input  logic                      out_ready_i,
+  output logic [OutBytes*8-1:0]     out_data_o,
+  output logic [NbW-1:0]            out_nbytes_o,
+  output logic                      out_last_o,
+  output logic                      busy_o
+);
+  localparam int unsigned Bias = (1 << (ExpBits - 1)) - 1;
+  localparam int unsigned TW = ExpBits + 4;
+  localparam int unsigned QW = TW - 1 + ManBits + 1;
+  localparam int unsigned CntW = $clog2(Lanes + 1);
+  localparam int unsigned BeatW = Lanes * ElemBits + CntW + 1;
+
+  // ---- command and per-region configuration ----
+  bp_pkg::fmt_e  fmt_q;
+  logic [MW-1:0] m_q, t_q, shift_q;
+  logic [TW-1:0] emin_q;
+  logic [QW-1:0] maxcode_q;
+  logic [3:0]    emax_elem_q;
+  logic          expbyte_q, mx_q, busy_q, joining_q;
+  logic [31:0]   rem_q;
+  logic          cmd_fire, out_fire;
+
+  // Target geometry of a format: mantissa bits m, bias bt (emin = 1 - bt), largest finite code.
+  logic [MW-1:0] cm, ct;
+  logic [TW-1:0] cemin;
+  logic [QW-1:0] cmax;
+  always_comb begin
+    cm    = MW'(ManBits);
+    cemin = TW'(1) - TW'(Bias);
+    cmax  = '1;
+    unique case (cmd_fmt_i)
+      bp_pkg::FmtEmK: begin
+        cm   = cmd_k_i;
+        cmax = (QW'((1 << ExpBits) - 2) << cmd_k_i) | ((QW'(1) << cmd_k_i) - QW'(1));
+      end
+      bp_pkg::FmtE4M3, bp_pkg::FmtMxfp8: begin cm = MW'(3); cemin = -TW'(6);  cmax = QW'(8'h7E); end
+      bp_pkg::FmtE5M2:                   begin cm = MW'(2); cemin = -TW'(14); cmax = QW'(8'h7B); end
+      bp_pkg::FmtE3M2:                   begin cm = MW'(2); cemin = -TW'(2);  cmax = QW'(8'h1F); end
+      bp_pkg::FmtE2M3:                   begin cm = MW'(3); cemin = '0;       cmax = QW'(8'h1F); end
+      bp_pkg::FmtE2M1, bp_pkg::FmtMxfp4: begin cm = MW'(1); cemin = '0;       cmax = QW'(8'h07); end
+      default: ;  // FmtFull: every plane, word passed through
+    endcase
+    ct = (cmd_fmt_i == bp_pkg::FmtFull || 32'(cm) + 32'(cmd_guard_i) >= ManBits)
+         ? MW'(ManBits) : cm + MW'(cmd_guard_i);
+  end
+
+  assign cmd_ready_o = !busy_q;
+  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
+  assign busy_o      = busy_q;
+
+  always_ff @(posedge clk_i) begin
+    if (cmd_fire) begin
+      fmt_q       <= cmd_fmt_i;
+      m_q         <= cm;
+      t_q         <= ct;
+      shift_q     <= MW'(ManBits) - cm;
+      emin_q      <= cemin;
+      maxcode_q   <= cmax;
+      expbyte_q   <= cmd_expbyte_i;
+      mx_q        <= (cmd_fmt_i == bp_pkg::FmtMxfp8 || cmd_fmt_i == bp_pkg::FmtMxfp4);
+      emax_elem_q <= (cmd_fmt_i == bp_pkg::FmtMxfp8) ? 4'd8 : 4'd2;
+    end
+  end
+
+  // ---- join the fetched plane streams ----
+  logic [ElemBits:0] en, jvalid_in, jready;
+  logic              jvalid, jfire, r1_ready;
+  logic [CntW-1:0]   cnt;
+  logic              last;
+  logic [Lanes*ElemBits-1:0] elems;
+
+  always_comb begin
+    en = '0;
+    en[ElemBits-1] = 1'b1;                                  // sign
+    if (expbyte_q) en[ElemBits] = 1'b1;                     // EXPBYTE stream
+    else en[ManBits +: ExpBits] = '1;                       // exponent bit-planes
+    for (int unsigned j = 0; j < ManBits; j++) begin       // top t mantissa planes
+      if (j + 32'(t_q) >= ManBits) en[j] = 1'b1;
+    end
+    if (!joining_q) en = '0;
+  end
+  assign jvalid_in = {eb_valid_i, bp_valid_i};
+  stream_join #(.N(ElemBits + 1)) u_join (
+    .clk_i, .rst_ni, .en_i(en), .in_valid_i(jvalid_in), .in_ready_o(jready),
+    .out_valid_o(jvalid), .out_ready_i(r1_ready)
+  );
+  assign {eb_ready_o, bp_ready_o} = jready;
+  assign jfire = jvalid && r1_ready;
+  assign last  = (rem_q <= 32'(Lanes));
+  assign cnt   = last ? CntW'(rem_q) : CntW'(Lanes);
+
+  // Lane i's element v': sign, exponent, fetched mantissa bits; lanes past cnt are zero.
+  always_comb begin
+    for (int unsigned i = 0; i < Lanes; i++) begin
+      logic [ElemBits-1:0] v;
+      v[ElemBits-1] = bp_data_i[(ElemBits-1)*Lanes + i];
+      for (int unsigned j = 0; j < ExpBits; j++) begin
+        v[ManBits + j] = expbyte_q ? eb_data_i[i*8 + j] : bp_data_i[(ManBits + j)*Lanes + i];
+      end
+      for (int unsigned j = 0; j < ManBits; j++) begin
+        v[j] = en[j] && bp_data_i[j*Lanes + i];
+      end
+      elems[i*ElemBits +: ElemBits] = (CntW'(i) < cnt) ? v : '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q    <= 1'b0;
+      joining_q <= 1'b0;
+      rem_q     <= '0;
+    end else begin
+      if (cmd_fire) begin
+        busy_q    <= 1'b1;
+        joining_q <= 1'b1;
+        rem_q     <= cmd_n_i;
+      end else begin
+        if (jfire) begin
+          rem_q <= rem_q - 32'(cnt);
+          if (last) joining_q <= 1'b0;
+        end
+        if (out_fire && out_last_o) busy_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---- pipeline: join -> R1 -> MX stage -> convert -> R2 -> pack -> R3 ----
+  logic             r1_valid, mx_ready, mx_valid, r2_ready, r2_valid, r3_ready;
+  logic [BeatW-1:0] r1_beat, mx_beat;
+  logic             mx_gfirst, mx_special;
+  logic [7:0]       mx_scale;
+  logic [TW-1:0]    mx_x;
+
+  spill_reg #(.Width(BeatW)) u_r1 (
+    .clk_i, .rst_ni,
+    .in_valid_i(jvalid), .in_ready_o(r1_ready), .in_data_i({elems, cnt, last}),
+    .out_valid_o(r1_valid), .out_ready_i(mx_ready), .out_data_o(r1_beat)
+  );
+
+  bp_asm_mx #(.ExpBits(ExpBits), .ManBits(ManBits), .Lanes(Lanes)) u_mx (
+    .clk_i, .rst_ni, .mx_i(mx_q), .emax_elem_i(emax_elem_q),
+    .in_valid_i(r1_valid), .in_ready_o(mx_ready), .in_beat_i(r1_beat),
+    .out_valid_o(mx_valid), .out_ready_i(r2_ready), .out_beat_o(mx_beat),
+    .out_gfirst_o(mx_gfirst), .out_scale_o(mx_scale), .out_xscale_o(mx_x),
+    .out_special_o(mx_special)
+  );
+
+  logic [Lanes*ElemBits-1:0] codes, r2_codes;
+  logic [CntW-1:0]           mx_cnt, r2_cnt;
+  logic                      mx_last, r2_last, r2_gfirst;
+  logic [7:0]                r2_scale;
+  assign mx_cnt  = mx_beat[1 +: CntW];
+  assign mx_last = mx_beat[0];
+
+  for (genvar i = 0; i < Lanes; i++) begin : gen_lane
+    bp_asm_cvt #(.ExpBits(ExpBits), .ManBits(ManBits)) u_cvt (
+      .elem_i(mx_beat[CntW + 1 + i*ElemBits +: ElemBits]),
+      .fmt_i(fmt_q), .m_i(m_q), .emin_i(emin_q), .maxcode_i(maxcode_q), .shift_i(shift_q),
+      .xscale_i(mx_x), .mx_zero_i(mx_special),
+      .code_o(codes[i*ElemBits +: ElemBits])
+    );
+  end
+
+  spill_reg #(.Width(Lanes*ElemBits + CntW + 10)) u_r2 (
+    .clk_i, .rst_ni,
+    .in_valid_i(mx_valid), .in_ready_o(r2_ready),
+    .in_data_i({codes, mx_cnt, mx_last, mx_gfirst, mx_scale}),
+    .out_valid_o(r2_valid), .out_ready_i(r3_ready),
+    .out_data_o({r2_codes, r2_cnt, r2_last, r2_gfirst, r2_scale})
+  );
+
+  logic [OutBytes*8-1:0] pdata;
+  logic [NbW-1:0]        pnbytes;
+  bp_asm_pack #(.ElemBits(ElemBits), .Lanes(Lanes)) u_pack (
+    .fmt_i(fmt_q), .codes_i(r2_codes), .cnt_i(r2_cnt), .gfirst_i(r2_gfirst), .scale_i(r2_scale),
+    .data_o(pdata), .nbytes_o(pnbytes)
+  );
+
+  spill_reg #(.Width(OutBytes*8 + NbW + 1)) u_r3 (
+    .clk_i, .rst_ni,
+    .in_valid_i(r2_valid), .in_ready_o(r3_ready), .in_data_i({pdata, pnbytes, r2_last}),
+    .out_valid_o, .out_ready_i, .out_data_o({out_data_o, out_nbytes_o, out_last_o})
+  );
+  assign out_fire = out_valid_o && out_ready_i;
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions
+  `NDP_ASSERT_INIT(params_a, ExpBits >= 5 && ExpBits <= 8 && Lanes % 8 == 0 && Lanes <= 32)
+  `NDP_ASSERT(cmd_n_legal_a, !cmd_fire || cmd_n_i != '0)
+  `NDP_ASSERT(cmd_k_legal_a, !cmd_fire || cmd_fmt_i != bp_pkg::FmtEmK || 32'(cmd_k_i) <= ManBits)
+  `NDP_ASSERT(cmd_guard_legal_a, !cmd_fire || cmd_guard_i <= 2'd2)
+  `NDP_ASSERT(cmd_fmt_legal_a, !cmd_fire || cmd_fmt_i <= bp_pkg::FmtMxfp4)
+  `NDP_ASSERT(join_only_when_busy_a, !joining_q || busy_q)
+  `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i, {out_data_o, out_nbytes_o, out_last_o})
+endmodule
