@@ -171,7 +171,7 @@ Result<PlannerInput> planner_input(const Topology& topo, const PlannerOptions& o
     in.cxl.push_back({id, usable(*n), 1});
     bw.push_back(n->read_bw_mbps ? n->read_bw_mbps : n->write_bw_mbps);
   }
-  std::string src = "even (single CXL node)";
+  std::string src = cxl.empty() ? "no CXL nodes" : "even (single CXL node)";
   if (cxl.size() > 1) {
     bool known = std::all_of(bw.begin(), bw.end(), [](uint64_t b) { return b > 0; });
     if (opt.even_cxl) {

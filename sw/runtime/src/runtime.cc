@@ -169,11 +169,14 @@ Status Runtime::check_placement(uint64_t size, const Placement& p) const {
   if (std::set<int>(p.nodes.begin(), p.nodes.end()).size() != p.nodes.size())
     return Status::Error(what + "node listed twice");
   if (!p.strict && p.nodes.size() != 1) return Status::Error(what + "preferred placement takes exactly one node");
-  const auto allowed = allowed_memory_nodes();
+  // The allowed set rarely changes (cpuset updates); re-read it only when a node is missing.
+  static thread_local std::vector<int> allowed;
+  if (allowed.empty()) allowed = allowed_memory_nodes();
   if (allowed.empty()) return Status::Error(what + "NUMA is not available (libnuma: numa_available() failed)");
   for (int n : p.nodes) {
     if (!topo_.find(n))
       return Status::Error(what + "node " + std::to_string(n) + " is not in the topology (" + topo_.source + ")");
+    if (std::find(allowed.begin(), allowed.end(), n) == allowed.end()) allowed = allowed_memory_nodes();
     if (std::find(allowed.begin(), allowed.end(), n) == allowed.end())
       return Status::Error(what + "node " + std::to_string(n) +
                            " is not an online memory node this process may use (allowed: " + join_nodes(allowed) + ")");
