@@ -244,8 +244,9 @@ class JsonParser {
       ws();
       if (eof() || c() != ':') return err("expected ':' after object key");
       ++i_;
-      v->obj.emplace_back(std::move(key), JsonValue());
-      NDP_RETURN_IF_ERROR(value(&v->obj.back().second, depth));
+      v->keys.push_back(std::move(key));
+      v->vals.emplace_back();
+      NDP_RETURN_IF_ERROR(value(&v->vals.back(), depth));
       ws();
       if (eof()) return err("unterminated object");
       if (c() == '}') {

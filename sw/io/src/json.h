@@ -21,7 +21,8 @@ struct JsonValue {
   int64_t i = 0;
   std::string s;
   std::vector<JsonValue> arr;
-  std::vector<std::pair<std::string, JsonValue>> obj;  // in document order, keys unique
+  std::vector<std::string> keys;  // object keys in document order, unique
+  std::vector<JsonValue> vals;    // object values, vals[i] belongs to keys[i]
   uint64_t pos = 0;                                     // byte position of the value in the text
 };
 

@@ -64,7 +64,9 @@ Status parse_entry(const std::string& what, const std::string& name, const JsonV
   if (v.kind != JsonValue::Kind::kObject)
     return reader_error(what, v.pos, "tensor '" + name + "': entry must be an object");
   const JsonValue *dtype = nullptr, *shape = nullptr, *offs = nullptr;
-  for (const auto& [k, val] : v.obj) {
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    const std::string& k = v.keys[i];
+    const JsonValue& val = v.vals[i];
     if (k == "dtype") dtype = &val;
     else if (k == "shape") shape = &val;
     else if (k == "data_offsets") offs = &val;
@@ -99,7 +101,9 @@ Status parse_entry(const std::string& what, const std::string& name, const JsonV
 Status parse_metadata(const std::string& what, const JsonValue& v, Model* m) {
   if (v.kind != JsonValue::Kind::kObject)
     return reader_error(what, v.pos, "\"__metadata__\" must be an object of strings");
-  for (const auto& [k, val] : v.obj) {
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    const std::string& k = v.keys[i];
+    const JsonValue& val = v.vals[i];
     if (val.kind != JsonValue::Kind::kString)
       return reader_error(what, val.pos, "\"__metadata__\" value of \"" + k + "\" must be a string, not " +
                                              io::json_kind_name(val.kind));
@@ -128,7 +132,9 @@ Result<Model> parse_safetensors(const uint8_t* p, size_t n, const std::string& w
   Model m;
   m.format = ModelFormat::kSafetensors;
   std::vector<Entry> entries;
-  for (const auto& [k, v] : root.obj) {
+  for (size_t i = 0; i < root.keys.size(); ++i) {
+    const std::string& k = root.keys[i];
+    const JsonValue& v = root.vals[i];
     if (k == "__metadata__") {
       NDP_RETURN_IF_ERROR(parse_metadata(what, v, &m));
       continue;
