@@ -106,7 +106,7 @@ TEST_P(MxTest, RandomGroupsAndTensorBytes) {
     const int center = static_cast<int>(rng() % ((1u << f.e) - 1));
     for (int i = 0; i < 32; ++i) {
       uint32_t v = random_elem(f, center, rng);
-      if (g % 10 == 9) v = static_cast<uint32_t>(rng()) & ((1u << (1 + f.e + f.m)) - 1);  // any pattern
+      if (g % 10 == 9) v = static_cast<uint32_t>(rng() & ((uint64_t{1} << (1 + f.e + f.m)) - 1));  // any pattern
       all.push_back(v);
     }
   }
