@@ -1,5 +1,5 @@
 // Entry point of the guest test: `ndp_runtime_guest_test [--cxl-node N] [--mib M]
-// [--expect-weighted yes|no|auto] [--expect-hmat] [--dax /dev/daxX.Y]`. Exit 0 when every check
+// [--expect-weighted yes|no|auto] [--expect-hmat] [--dax /dev/daxX.Y] | --dax-only /dev/daxX.Y`. Exit 0 when every check
 // passed; the last line is "NDPGUEST PASS ..." or "NDPGUEST FAIL ...".
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +23,12 @@ int main(int argc, char** argv) {
     else if (a == "--expect-weighted") c.expect_weighted = next();
     else if (a == "--expect-hmat") c.expect_hmat = true;
     else if (a == "--dax") c.dax = next();
+    else if (a == "--dax-only") {
+      c.dax = next();
+      guest::check_dax(c);
+      std::printf("NDPGUEST %s devdax passed=%d failed=%d\n", c.failed ? "FAIL" : "PASS", c.passed, c.failed);
+      return c.failed ? 1 : 0;
+    }
     else {
       std::fprintf(stderr, "ndp_runtime_guest_test: unknown argument %s\n", a.c_str());
       return 2;
