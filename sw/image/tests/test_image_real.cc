@@ -92,5 +92,31 @@ TEST(ImageReal, Stories260kDeviceRatio) {
   EXPECT_GE(m.device_ratio, 0.98 * m.reference);
 }
 
+TEST(ImageReal, Stories260kEveryPolicyLayoutAndDtype) {
+  std::string why;
+  auto ts = testdata::load_stories260k(&why);
+  if (ts.empty()) GTEST_SKIP() << why;
+  for (DType t : {DType::kBF16, DType::kFP32})
+    for (Layout l : {Layout::kExpByte, Layout::kBitplane})
+      for (CodecPolicy pol : {CodecPolicy::kAuto, CodecPolicy::kLz4, CodecPolicy::kZstd, CodecPolicy::kRaw}) {
+        ImageWriter w;
+        std::vector<std::vector<uint8_t>> src;
+        for (const auto& x : ts) {
+          const uint8_t* p = t == DType::kBF16 ? reinterpret_cast<const uint8_t*>(x.bf16.data())
+                                               : reinterpret_cast<const uint8_t*>(x.fp32.data());
+          src.emplace_back(p, p + dtype_bytes(t, x.fp32.size()));
+          Status st = w.add_tensor(x.name, t, x.shape, src.back().data(), src.back().size(), {16384, l, pol});
+          ASSERT_TRUE(st.ok()) << st.message();
+        }
+        auto r = ImageReader::open_bytes(w.finish().value());
+        ASSERT_TRUE(r.ok()) << r.status().message();
+        for (size_t i = 0; i < ts.size(); ++i) {
+          std::vector<uint8_t> out;
+          ASSERT_TRUE(r.value()->read_tensor(i, out).ok());
+          ASSERT_EQ(out, src[i]) << ts[i].name << " " << dtype_info(t).name << " layout " << int(l);
+        }
+      }
+}
+
 }  // namespace
 }  // namespace ndp
