@@ -16,8 +16,8 @@ using namespace image_internal;
 struct ImageWriter::Impl {
   bool keep = true;
   bool finished = false;
-  std::vector<uint8_t> data;  // chunk data; image offset = 64 + position
-  uint64_t data_bytes = 0;    // == data.size() when keep
+  std::vector<uint8_t> data;  // the image being built: 64 bytes for the header, then chunk data
+  uint64_t data_bytes = 0;    // chunk data bytes (== data.size() - 64 when keep)
   std::vector<TensorInfo> infos;
   std::vector<std::vector<uint64_t>> chunk_offsets;  // absolute, per tensor
   std::vector<std::vector<uint32_t>> rel_offsets;    // chunks x P, per tensor
@@ -101,7 +101,10 @@ void ImageWriter::Impl::end(size_t ti) {
   s.table_bytes = e.size();
 }
 
-ImageWriter::ImageWriter(bool keep_data) : impl_(std::make_unique<Impl>()) { impl_->keep = keep_data; }
+ImageWriter::ImageWriter(bool keep_data) : impl_(std::make_unique<Impl>()) {
+  impl_->keep = keep_data;
+  if (keep_data) impl_->data.resize(kImageHeaderBytes);
+}
 ImageWriter::~ImageWriter() = default;
 
 Status ImageWriter::add_tensor(const std::string& name, DType t, const std::vector<uint64_t>& shape,
@@ -184,10 +187,10 @@ Result<std::vector<uint8_t>> ImageWriter::finish() {
   if (!m.keep) return Status::Error("image writer: created for statistics only, no image to finish");
   if (m.finished) return Status::Error("image writer: finish() called twice");
   m.finished = true;
-  std::vector<uint8_t> img(kImageHeaderBytes);
-  img.reserve(image_bytes());
-  img.insert(img.end(), m.data.begin(), m.data.end());
+  const uint64_t total = image_bytes();
+  std::vector<uint8_t> img = std::move(m.data);  // header placeholder + chunk data, no copy
   m.data = {};
+  img.reserve(total);
   for (size_t i = 0; i < m.infos.size(); ++i) {
     TensorInfo& t = m.infos[i];
     t.index_offset = img.size();
