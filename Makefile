@@ -40,6 +40,7 @@ asan: deps
 	$(MAKE) test BUILD=build-asan CMAKE_ARGS="-DNDP_SANITIZE=address,undefined -DNDP_BUILD_RTL=OFF -DNDP_BENCH=OFF"
 
 -include rtl/Makefile.inc
+-include sw/runtime/Makefile.inc
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
