@@ -14,14 +14,16 @@ case "$mode" in
   *) echo "usage: $0 {short|long}" >&2; exit 2 ;;
 esac
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${FUZZ_BUILD:-$root/build-fuzz}"
 log() { echo "run-fuzz: $*"; }
 
 if ! command -v clang++ >/dev/null 2>&1 || ! command -v clang >/dev/null 2>&1; then
   log "clang/clang++ not installed: skipping fuzzing (install clang and libclang-rt-dev to enable)"
   exit 0
 fi
+script_dir="${BASH_SOURCE[0]%/*}"
+[ "$script_dir" = "${BASH_SOURCE[0]}" ] && script_dir=.
+root="$(cd "$script_dir/.." && pwd)"
+build="${FUZZ_BUILD:-$root/build-fuzz}"
 probe="$(mktemp -d)"
 trap 'rm -rf "$probe"' EXIT
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe/p.cc"
