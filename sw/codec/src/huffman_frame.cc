@@ -2,15 +2,13 @@
 // "Huffman Tree Description", "Huffman-coded Streams").
 #include "ndp/huffman_frame.h"
 
+#include <bit>
 #include <cstring>
 
-#include "bit_writer.h"
 #include "fse_weights.h"
 
 namespace ndp {
 namespace {
-
-using codec_internal::BitWriter;
 
 constexpr uint32_t kZstdMagic = 0xFD2FB528u;
 constexpr size_t kMaxFrameContent = 131072;  // one block: Block_Maximum_Size <= 128 KiB
@@ -55,12 +53,40 @@ bool write_tree(const uint8_t* len, int max_bits, int max_sym, std::vector<uint8
   return true;
 }
 
-// One Huffman-coded stream: symbols encoded last to first so the decoder reads them in order.
+// One Huffman-coded stream: symbols encoded last to first so the decoder reads them in order, closed
+// by the end-mark 1 bit. Four codes (<= 44 bits) are gathered in a 64-bit accumulator per store.
 void write_stream(const uint8_t* src, size_t n, const uint8_t* len, const uint16_t* code,
                   std::vector<uint8_t>& out) {
-  BitWriter bw(out);
-  for (size_t i = n; i-- > 0;) bw.add(code[src[i]], len[src[i]]);
-  bw.close_backward();
+  static_assert(std::endian::native == std::endian::little, "the stream store assumes little-endian");
+  const size_t at = out.size();
+  out.resize(at + n * kHuffMaxBits / 8 + 16);
+  uint8_t* p = out.data() + at;
+  uint64_t acc = 0;
+  int nb = 0;
+  auto put = [&](uint8_t s) {
+    acc |= static_cast<uint64_t>(code[s]) << nb;
+    nb += len[s];
+  };
+  auto flush = [&] {
+    std::memcpy(p, &acc, 8);
+    p += nb >> 3;
+    acc >>= nb & ~7;
+    nb &= 7;
+  };
+  size_t i = n;
+  for (; i >= 4; i -= 4) {
+    put(src[i - 1]);
+    put(src[i - 2]);
+    put(src[i - 3]);
+    put(src[i - 4]);
+    flush();
+  }
+  while (i > 0) put(src[--i]);
+  acc |= uint64_t{1} << nb;  // end mark
+  nb += 1;
+  std::memcpy(p, &acc, 8);
+  p += (nb + 7) >> 3;
+  out.resize(static_cast<size_t>(p - out.data()));
 }
 
 }  // namespace
