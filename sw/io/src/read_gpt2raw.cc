@@ -134,9 +134,10 @@ Status read_dat(const fs::path& file, const std::string& name, const std::string
 Result<std::vector<fs::path>> dat_files(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const fs::path& p = e.path();
-    if (p.extension() == ".dat" && e.is_regular_file()) out.push_back(p);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {  // no exceptions
+    std::error_code ec2;
+    const fs::path& p = it->path();
+    if (p.extension() == ".dat" && it->is_regular_file(ec2)) out.push_back(p);
   }
   if (ec) return Status::Error(dir.string() + ": cannot list: " + ec.message());
   std::sort(out.begin(), out.end());
@@ -160,8 +161,10 @@ Result<Model> read_gpt2_raw(const std::string& dir) {
   // (folder kind, decoder number, path): input first, decoders in numeric order, output last.
   std::vector<std::tuple<int, uint64_t, fs::path, std::string>> folders;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (!e.is_directory()) continue;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {  // no exceptions
+    const fs::directory_entry& e = *it;
+    std::error_code ec2;
+    if (!e.is_directory(ec2)) continue;
     std::string n = e.path().filename().string();
     if (n == "input") folders.emplace_back(0, 0, e.path(), "input");
     else if (n == "output") folders.emplace_back(2, 0, e.path(), "output");
