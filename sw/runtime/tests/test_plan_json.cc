@@ -76,3 +76,31 @@ TEST(PlanRequest, ConfigAndTensorsForms) {
     EXPECT_FALSE(b.ok()) << bad;
   }
 }
+
+#include "ndp/runtime/plan_exec.h"
+
+TEST(PlanExec, PlacementForItems) {
+  PlannerInput in;
+  in.dram_capacity = 10 << 20;
+  in.cxl = {{1, 1ull << 30, 2}, {2, 1ull << 30, 1}};
+  auto p = plan_latency_first({{"a", 1, 8 << 20}, {"b", 1, 6 << 20}, {"c", 2, 30 << 20}}, in);
+  ASSERT_TRUE(p.ok());
+  const auto& items = p.value().items;
+  Placement a = placement_for(items[0], in);
+  EXPECT_EQ(a.describe(), "bind:0");
+  Placement b = placement_for(items[1], in);  // 2 MiB DRAM + 4 MiB CXL: exact quotas
+  EXPECT_EQ(b.nodes, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(b.quota_bytes.size(), 3u);
+  EXPECT_EQ(b.quota_bytes[0], 2u << 20);
+  Placement c = placement_for(items[2], in);  // pure_cxl at exactly 2:1: a weighted interleave
+  EXPECT_TRUE(c.quota_bytes.empty());
+  EXPECT_EQ(c.weights, (std::vector<uint32_t>{2, 1}));
+  // A capped node breaks the ratio: quotas again.
+  PlannerInput capped = in;
+  capped.dram_capacity = 0;
+  capped.cxl[0].capacity = 4 << 20;
+  auto q = plan_latency_first({{"x", 1, 30 << 20}}, capped);
+  ASSERT_TRUE(q.ok());
+  Placement x = placement_for(q.value().items[0], capped);
+  EXPECT_EQ(x.quota_bytes, (std::vector<uint64_t>{4u << 20, 26u << 20}));
+}

@@ -1,7 +1,12 @@
 // Size-distribution pinned buffer pool (10Cache Algorithms 1-2 + free lists).
 #include <gtest/gtest.h>
 
+#include "numa_skip.h"
+
+#include <sys/mman.h>
 #include <sys/resource.h>
+
+#include <cstring>
 
 #include <fstream>
 #include <set>
@@ -58,6 +63,7 @@ TEST(BufferPoolPlan, FollowsTheSizeDistribution) {
 }
 
 TEST(BufferPool, BestFitFreeListsAndErrors) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto pool = BufferPool::create(rt, {{1 << 20, 1, 0.5, 1}, {4096, 2, 0.5, 2}}, unlocked());
   ASSERT_TRUE(pool.ok()) << pool.status().message();
@@ -97,6 +103,7 @@ TEST(BufferPool, BestFitFreeListsAndErrors) {
 }
 
 TEST(BufferPool, ThreadSafe) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto plan = plan_buffer_pool({{16384, 64}, {65536, 16}}, 1 << 30);
   ASSERT_TRUE(plan.ok());
@@ -122,10 +129,20 @@ TEST(BufferPool, ThreadSafe) {
 }
 
 TEST(BufferPool, PinnedRegionIsLocked) {
-  struct rlimit rl;
-  getrlimit(RLIMIT_MEMLOCK, &rl);
-  if (geteuid() != 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (8u << 20))
-    GTEST_SKIP() << "RLIMIT_MEMLOCK " << rl.rlim_cur << " bytes is below the 8 MiB this test locks";
+  NDP_SKIP_WITHOUT_PLACEMENT();
+  {
+    // Can this process lock 8 MiB at all (RLIMIT_MEMLOCK / CAP_IPC_LOCK)? If not, skip with why.
+    void* probe = mmap(nullptr, 8 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(probe, MAP_FAILED);
+    int rc = mlock(probe, 8 << 20);
+    int e = errno;
+    if (rc == 0) munlock(probe, 8 << 20);
+    munmap(probe, 8 << 20);
+    struct rlimit rl;
+    getrlimit(RLIMIT_MEMLOCK, &rl);
+    if (rc != 0)
+      GTEST_SKIP() << "cannot mlock 8 MiB here (" << std::strerror(e) << ", RLIMIT_MEMLOCK " << rl.rlim_cur << ")";
+  }
   Runtime rt = host_runtime();
   BufferPoolOptions o = unlocked();
   o.lock = true;

@@ -3,6 +3,8 @@
 // too when the host has two memory nodes.
 #include <gtest/gtest.h>
 
+#include "numa_skip.h"
+
 #include <cstring>
 #include <thread>
 
@@ -10,6 +12,7 @@
 #include "ndp/runtime/mempolicy.h"
 #include "ndp/runtime/plan_exec.h"
 #include "ndp/runtime/runtime.h"
+#include "ndp/runtime/size.h"
 
 using namespace ndp::rt;
 using ndp::Status;
@@ -36,6 +39,7 @@ uint64_t pages_on(Runtime& rt, const Allocation& a, int node) {
 }  // namespace
 
 TEST(KernelCaps, Consistent) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   const auto& c = kernel_caps();
   EXPECT_FALSE(c.release.empty());
   EXPECT_GE(c.page_size, 4096u);
@@ -55,6 +59,7 @@ TEST(KernelCaps, Consistent) {
 }
 
 TEST(Runtime, BindVerifiedAndAccountedExactly) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
   {
@@ -80,6 +85,7 @@ TEST(Runtime, BindVerifiedAndAccountedExactly) {
 }
 
 TEST(Runtime, UnpopulatedPagesAreAbsentUntilTouched) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   AllocOptions o;
   o.populate = false;
@@ -94,6 +100,7 @@ TEST(Runtime, UnpopulatedPagesAreAbsentUntilTouched) {
 }
 
 TEST(Runtime, FaultsAreClearErrorsAndChargeNothing) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
   struct Case {
@@ -137,6 +144,7 @@ TEST(Runtime, FaultsAreClearErrorsAndChargeNothing) {
 }
 
 TEST(Runtime, NodeThatTheOverrideInventsIsRefused) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   auto t = load_topology_override(std::string(NDP_RUNTIME_TESTDATA) + "/host_plus_ghost.json");
   ASSERT_TRUE(t.ok()) << t.status().message();
   Runtime rt(t.value());
@@ -146,6 +154,7 @@ TEST(Runtime, NodeThatTheOverrideInventsIsRefused) {
 }
 
 TEST(Runtime, MigrationKeepsDataAndAccounting) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
   auto a = rt.allocate(4 << 20, Placement::on_node(n));
@@ -168,6 +177,7 @@ TEST(Runtime, MigrationKeepsDataAndAccounting) {
 }
 
 TEST(Runtime, MultiNodeOnHostWhenAvailable) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   auto nodes = allowed_memory_nodes();
   if (nodes.size() < 2) GTEST_SKIP() << "host has one memory node; the QEMU guest test covers interleave";
   Runtime rt = host_runtime();
@@ -183,7 +193,23 @@ TEST(Runtime, MultiNodeOnHostWhenAvailable) {
   EXPECT_FALSE(rt.migrate(h.value(), Placement::interleave({nodes[0], nodes[1]})).ok());
 }
 
+TEST(Runtime, AlignedStart) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
+  Runtime rt = host_runtime();
+  AllocOptions o;
+  o.align = 2 << 20;
+  for (int i = 0; i < 4; ++i) {
+    auto a = rt.allocate(12345, Placement::on_node(first_node()), o);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(a.value().data()) % (2 << 20), 0u);
+    EXPECT_EQ(a.value().size(), align_up(12345, rt.page_size()));
+  }
+  o.align = 3000;
+  EXPECT_FALSE(rt.allocate(4096, Placement::on_node(first_node()), o).ok());
+}
+
 TEST(Runtime, MoveReleaseAndHooks) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto r = rt.allocate(1 << 20, Placement::on_node(first_node()));
   ASSERT_TRUE(r.ok());
@@ -204,6 +230,7 @@ TEST(Runtime, MoveReleaseAndHooks) {
 }
 
 TEST(Runtime, ConcurrentAllocationsAccountExactly) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
   std::vector<std::thread> th;
@@ -227,6 +254,7 @@ TEST(Runtime, ConcurrentAllocationsAccountExactly) {
 }
 
 TEST(Runtime, ExecutePlanAndRollBackOnError) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
   PlannerInput in;
@@ -250,6 +278,7 @@ TEST(Runtime, ExecutePlanAndRollBackOnError) {
 }
 
 TEST(Gpu, RegistrationIsClearWithoutCuda) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto a = rt.allocate(1 << 20, Placement::on_node(first_node()));
   ASSERT_TRUE(a.ok());

@@ -1,6 +1,8 @@
 // Per-node object allocator: classes, reuse, watermark, large blocks, bad frees, threads.
 #include <gtest/gtest.h>
 
+#include "numa_skip.h"
+
 #include <set>
 #include <thread>
 
@@ -38,6 +40,7 @@ TEST(Slab, ClassBoundaries) {
 }
 
 TEST(Slab, SlotsReuseAndCounters) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
   std::set<void*> seen;
@@ -70,6 +73,7 @@ TEST(Slab, SlotsReuseAndCounters) {
 }
 
 TEST(Slab, LargeBlockPathAndMediumClasses) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
   auto m = oa.allocate(700 << 10);
@@ -92,6 +96,7 @@ TEST(Slab, LargeBlockPathAndMediumClasses) {
 }
 
 TEST(Slab, BadFreesAreErrors) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
   auto p = oa.allocate(100);
@@ -113,6 +118,7 @@ TEST(Slab, BadFreesAreErrors) {
 }
 
 TEST(Slab, NodeWithoutRoomFailsCleanly) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   SlabOptions o = small_blocks();
   auto fr = node_free_bytes(allowed_memory_nodes().front());
@@ -130,6 +136,7 @@ TEST(Slab, NodeWithoutRoomFailsCleanly) {
 }
 
 TEST(Slab, ThreadsKeepCountersConsistent) {
+  NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
   ASSERT_TRUE(oa.reserve(0, 4).ok());
