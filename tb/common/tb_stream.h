@@ -1,0 +1,142 @@
+// Stream components for valid/ready interfaces: a driver with a random valid-gap knob, a sink
+// with a random backpressure knob, and a passive monitor that checks the stream rule (once valid
+// is high it stays high with a stable payload until ready) and counts beats.
+//
+// Components reach the model through small accessor lambdas (see StreamPort), so one template
+// serves every port shape; Beat is any copyable struct with operator==.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "tb_report.h"
+#include "tb_rng.h"
+#include "tb_sim.h"
+
+namespace ndp::tb {
+
+template <class Beat>
+struct StreamPort {
+  std::function<bool()> valid;                // read valid
+  std::function<bool()> ready;                // read ready
+  std::function<Beat()> read;                 // read payload
+  std::function<void(bool)> set_valid;        // driver side
+  std::function<void(const Beat&)> write;     // driver side
+  std::function<void(bool)> set_ready;        // sink side
+};
+
+// Feeds queued beats. gap: probability that an idle driver waits one more cycle before presenting
+// the next beat (valid never drops before its handshake).
+template <class Beat>
+class StreamDriver : public Component {
+ public:
+  StreamDriver(StreamPort<Beat> port, Rng& rng, double gap = 0.0)
+      : p_(std::move(port)), rng_(rng), gap_(gap) {
+    p_.set_valid(false);
+  }
+  void push(Beat b) { q_.push_back(std::move(b)); }
+  void set_gap(double g) { gap_ = g; }
+  bool idle() const { return q_.empty() && !valid_; }
+  uint64_t sent() const { return sent_; }
+  // Drop everything queued and deassert valid (used around a reset).
+  void clear() {
+    q_.clear();
+    valid_ = false;
+    p_.set_valid(false);
+  }
+  // Cycles a presented beat waited for ready (input-side stalls caused by the DUT).
+  uint64_t stalls() const { return stalls_; }
+  void sample() override {
+    fired_ = valid_ && p_.ready();
+    if (valid_ && !fired_) ++stalls_;
+  }
+  void drive() override {
+    if (fired_) {
+      valid_ = false;
+      ++sent_;
+    }
+    if (!valid_ && !q_.empty() && !rng_.chance(gap_)) {
+      cur_ = std::move(q_.front());
+      q_.pop_front();
+      valid_ = true;
+      p_.write(cur_);
+    }
+    p_.set_valid(valid_);
+  }
+
+ private:
+  StreamPort<Beat> p_;
+  Rng& rng_;
+  double gap_;
+  std::deque<Beat> q_;
+  Beat cur_{};
+  bool valid_ = false, fired_ = false;
+  uint64_t sent_ = 0, stalls_ = 0;
+};
+
+// Takes beats; backpressure: probability that ready is low in a cycle. on_beat sees every beat.
+template <class Beat>
+class StreamSink : public Component {
+ public:
+  StreamSink(StreamPort<Beat> port, Rng& rng, double backpressure,
+             std::function<void(const Beat&)> on_beat)
+      : p_(std::move(port)), rng_(rng), bp_(backpressure), on_beat_(std::move(on_beat)) {
+    p_.set_ready(false);
+  }
+  void set_backpressure(double bp) { bp_ = bp; }
+  uint64_t received() const { return n_; }
+  void sample() override {
+    if (ready_ && p_.valid()) {
+      ++n_;
+      on_beat_(p_.read());
+    }
+  }
+  void drive() override {
+    ready_ = !rng_.chance(bp_);
+    p_.set_ready(ready_);
+  }
+
+ private:
+  StreamPort<Beat> p_;
+  Rng& rng_;
+  double bp_;
+  std::function<void(const Beat&)> on_beat_;
+  bool ready_ = false;
+  uint64_t n_ = 0;
+};
+
+// Passive protocol checker: valid may not drop and the payload may not change while a beat waits.
+template <class Beat>
+class StreamMonitor : public Component {
+ public:
+  StreamMonitor(std::string name, StreamPort<Beat> port) : name_(std::move(name)), p_(std::move(port)) {}
+  uint64_t beats() const { return beats_; }
+  uint64_t violations() const { return bad_; }
+  void sample() override {
+    bool v = p_.valid(), r = p_.ready();
+    if (waiting_) {
+      if (!v) violation("valid dropped before the handshake");
+      else if (!(p_.read() == held_)) violation("payload changed while valid && !ready");
+    }
+    if (v && r) ++beats_;
+    waiting_ = v && !r;
+    if (waiting_) held_ = p_.read();
+  }
+  void drive() override {}
+  void on_reset() override { waiting_ = false; }
+
+ private:
+  void violation(const char* what) {
+    if (bad_++ == 0) fail(name_ + ": " + what + " (beat " + std::to_string(beats_) + ")");
+  }
+  std::string name_;
+  StreamPort<Beat> p_;
+  bool waiting_ = false;
+  Beat held_{};
+  uint64_t beats_ = 0, bad_ = 0;
+};
+
+}  // namespace ndp::tb

@@ -1,0 +1,250 @@
+// zstd_decoder bench: every decodecorpus frame, libzstd output at levels 1/3/9/19 (text and real
+// plane data, with and without checksum), the project's literals-only Huffman frames (docs/spec.md
+// 4.3), directed frame-level cases, and >= 10^4 malformed frames (bit flips, truncations) checked
+// against libzstd: an accepted frame must be accepted by libzstd with identical bytes, output never
+// exceeds the capacity, and every job ends within the documented cycle bound (docs/zstd.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "Vzstd_decoder.h"
+#include "ndp/huffman_frame.h"
+#include "zstd_env.h"
+
+namespace ndp::tb {
+namespace {
+
+using Env = ZstdDecEnv<Vzstd_decoder>;
+
+// docs/zstd.md "Bounded decoding": cycles <= 32 x (input bytes + output capacity) + 40000 x blocks,
+// with blocks <= input bytes / 3; checked here with blocks taken as input/3 + 1.
+uint64_t cycle_bound(size_t in, size_t cap) { return 32 * (in + cap) + 40000 * (in / 3 + 1); }
+
+std::string first_diff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return "first difference at byte " + std::to_string(i) + " (got " + std::to_string(a.size()) + " bytes, want " +
+         std::to_string(b.size()) + ")";
+}
+
+struct Tally {
+  uint64_t ok = 0, history = 0, bytes = 0, cycles = 0;
+};
+
+// Decode v.frame; it must give v.orig, or be rejected with ErrHistory when allow_history.
+void expect_decodes(Env& env, const ZstdVector& v, bool allow_history, Tally* t) {
+  ZResult r = env.decode(v.frame, static_cast<uint32_t>(v.orig.size()), cycle_bound(v.frame.size(), v.orig.size()));
+  ASSERT_TRUE(r.done) << v.name << ": no status row";
+  if (allow_history && r.code == kZstdErrHistory) {
+    ++t->history;
+    return;
+  }
+  ASSERT_EQ(r.code, 0) << v.name << ": error " << zstd_err_name(r.code);
+  ASSERT_TRUE(r.bytes == v.orig) << v.name << ": " << first_diff(r.bytes, v.orig);
+  ++t->ok;
+  t->bytes += v.orig.size();
+  t->cycles += r.cycles;
+}
+
+void corpus(const std::string& set) {
+  std::vector<ZstdVector> vs;
+  std::string why;
+  if (!load_decodecorpus(set, &vs, &why)) GTEST_SKIP() << why;
+  Env env(test_seed(), "", 0.0, 0.0);
+  Tally t;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    // every third frame with random input gaps and output backpressure
+    env.set_knobs(i % 3 == 2 ? 0.3 : 0.0, i % 3 == 2 ? 0.3 : 0.0);
+    expect_decodes(env, vs[i], true, &t);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_TRUE(env.protocol_ok());
+  std::printf("[zstd] decodecorpus %s: %zu frames, %lu decoded, %lu rejected (history limit)\n", set.c_str(),
+              vs.size(), (unsigned long)t.ok, (unsigned long)t.history);
+  EXPECT_EQ(t.ok + t.history, vs.size());
+  EXPECT_GT(t.ok, 0u);
+}
+
+TEST(ZstdDecoder, DecodecorpusSmall) { corpus("small"); }
+TEST(ZstdDecoder, DecodecorpusLarge) { corpus("large"); }
+
+// libzstd levels 1, 3, 9, 19, with and without checksum + content size, on text and plane data.
+TEST(ZstdDecoder, LibzstdLevels) {
+  std::vector<uint8_t> text;
+  std::vector<ZstdVector> planes;
+  std::string why;
+  if (!load_reference_text(&text, &why) || !load_plane_blocks(4096, &planes, &why)) GTEST_SKIP() << why;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> srcs;
+  srcs.push_back({"rfc8878 text (64 KiB)", std::vector<uint8_t>(text.begin(), text.begin() + std::min<size_t>(65536, text.size()))});
+  srcs.push_back({"rfc8878 text (1 KiB)", std::vector<uint8_t>(text.begin(), text.begin() + 1024)});
+  std::vector<uint8_t> exp, man;
+  for (const ZstdVector& p : planes) {
+    std::vector<uint8_t>& dst = p.orig.size() == 4096 ? exp : man;
+    if (dst.size() < 60000) dst.insert(dst.end(), p.orig.begin(), p.orig.end());
+  }
+  srcs.push_back({"stories260K EXPBYTE planes", exp});
+  srcs.push_back({"stories260K mantissa/sign planes", man});
+  Env env(test_seed(), "", 0.0, 0.0);
+  for (int level : {1, 3, 9, 19}) {
+    for (bool ck : {false, true}) {
+      Tally t;
+      for (const auto& [name, src] : srcs) {
+        ZstdVector v{name + " level " + std::to_string(level) + (ck ? " checksum" : ""), libzstd_compress(src, level, ck), src};
+        ASSERT_FALSE(v.frame.empty());
+        expect_decodes(env, v, false, &t);
+        if (HasFatalFailure()) return;
+      }
+      std::printf("[zstd] libzstd level %d %s: %lu frames decoded, %.3f output bytes/cycle\n", level,
+                  ck ? "checksum" : "no checksum", (unsigned long)t.ok, double(t.bytes) / double(t.cycles));
+    }
+  }
+}
+
+// The project's literals-only Huffman frames (EXPBYTE planes): one job holding many frames, the
+// device's storage format; reports the sustained output rate.
+TEST(ZstdDecoder, HuffmanPlaneFrames) {
+  std::vector<ZstdVector> planes;
+  std::string why;
+  if (!load_plane_blocks(4096, &planes, &why)) GTEST_SKIP() << why;
+  std::vector<uint8_t> job, want;
+  size_t frames = 0, one_stream = 0;
+  for (const ZstdVector& p : planes) {
+    for (size_t n : {p.orig.size(), size_t{700}}) {  // 4 streams (4096 B) and 1 stream (700 B)
+      if (n > p.orig.size()) continue;
+      std::vector<uint8_t> f;
+      HuffFrameInfo info;
+      if (!write_huffman_frame(p.orig.data(), n, f, &info)) continue;
+      job.insert(job.end(), f.begin(), f.end());
+      want.insert(want.end(), p.orig.begin(), p.orig.begin() + static_cast<std::ptrdiff_t>(n));
+      ++frames;
+      one_stream += info.streams == 1;
+    }
+    if (want.size() > 400000) break;
+  }
+  ASSERT_GT(frames, 10u);
+  ASSERT_GT(one_stream, 0u);
+  Env env(test_seed(), "", 0.0, 0.0);
+  ZResult r = env.decode(job, static_cast<uint32_t>(want.size()), 64 * (job.size() + want.size()) + 100000);
+  ASSERT_TRUE(r.done);
+  ASSERT_EQ(r.code, 0) << zstd_err_name(r.code);
+  ASSERT_TRUE(r.bytes == want) << first_diff(r.bytes, want);
+  std::printf("[zstd] Huffman plane frames: %zu frames (%zu 1-stream), %zu bytes, %.3f output bytes/cycle\n", frames,
+              one_stream, want.size(), double(want.size()) / double(r.cycles));
+  // with gaps and backpressure
+  env.set_knobs(0.25, 0.25);
+  ZResult g = env.decode(job, static_cast<uint32_t>(want.size()), 64 * (job.size() + want.size()) + 100000);
+  ASSERT_TRUE(g.done);
+  EXPECT_EQ(g.code, 0);
+  EXPECT_TRUE(g.bytes == want);
+  EXPECT_TRUE(env.protocol_ok());
+}
+
+// Frame-level directed cases.
+TEST(ZstdDecoder, Directed) {
+  std::vector<uint8_t> text;
+  std::string why;
+  if (!load_reference_text(&text, &why)) GTEST_SKIP() << why;
+  Env env(test_seed(), "", 0.0, 0.0);
+  std::vector<uint8_t> src(text.begin(), text.begin() + 5000);
+  std::vector<uint8_t> f = libzstd_compress(src, 3, true);
+  auto run = [&](const std::vector<uint8_t>& job, uint32_t cap) { return env.decode(job, cap, cycle_bound(job.size(), cap)); };
+  // empty job, bad magic
+  EXPECT_EQ(run({}, 100).code, 2);
+  EXPECT_EQ(run({1, 2, 3, 4, 5}, 100).code, 1);
+  // skippable frame, then a frame, then another copy: concatenated output
+  std::vector<uint8_t> job = {0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 9, 9, 9};
+  job.insert(job.end(), f.begin(), f.end());
+  job.insert(job.end(), f.begin(), f.end());
+  ZResult r = run(job, 10000);
+  EXPECT_EQ(r.code, 0);
+  std::vector<uint8_t> two = src;
+  two.insert(two.end(), src.begin(), src.end());
+  EXPECT_TRUE(r.bytes == two) << first_diff(r.bytes, two);
+  // capacity smaller than the content: error, never more than cap bytes
+  r = run(f, 3000);
+  EXPECT_EQ(r.code, 12);
+  EXPECT_LE(r.bytes.size(), 3000u);
+  // checksum mismatch
+  std::vector<uint8_t> bad = f;
+  bad.back() ^= 1;
+  EXPECT_EQ(run(bad, 5000).code, 13);
+  // truncated
+  EXPECT_EQ(run(std::vector<uint8_t>(f.begin(), f.end() - 1), 5000).code, 2);
+  // a frame declaring a 1 MiB window: decoded when its matches stay within the history
+  std::vector<uint8_t> big = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x50};  // no FCS, window 2^20
+  big.push_back(0x01 | (0 << 1) | (5 << 3));  // last raw block of 5 bytes
+  big.push_back(0);
+  big.push_back(0);
+  for (int i = 0; i < 5; ++i) big.push_back(static_cast<uint8_t>('a' + i));
+  r = run(big, 100);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.bytes.size(), 5u);
+  // a real 96 KiB-history match: rejected with the history error, never wrong data
+  std::vector<uint8_t> rnd(90000);
+  Rng g(7);
+  for (auto& b : rnd) b = static_cast<uint8_t>(g.u32());
+  std::vector<uint8_t> rep = rnd;
+  rep.insert(rep.end(), rnd.begin(), rnd.begin() + 20000);  // repeats at distance 90000
+  std::vector<uint8_t> fr = libzstd_compress(rep, 19, false);
+  r = run(fr, static_cast<uint32_t>(rep.size()));
+  EXPECT_EQ(r.code, kZstdErrHistory) << zstd_err_name(r.code);
+  EXPECT_TRUE(std::equal(r.bytes.begin(), r.bytes.end(), rep.begin()));
+  EXPECT_TRUE(env.protocol_ok());
+}
+
+// Malformed frames: bit flips and truncations of decodecorpus frames.
+void malformed(int part, int count) {
+  std::vector<ZstdVector> vs;
+  std::string why;
+  if (!load_decodecorpus("small", &vs, &why)) GTEST_SKIP() << why;
+  // the smaller half of the frames keeps the run short
+  std::sort(vs.begin(), vs.end(), [](const ZstdVector& a, const ZstdVector& b) { return a.frame.size() < b.frame.size(); });
+  vs.resize(vs.size() / 2);
+  Env env(test_seed() + static_cast<uint64_t>(part), "", 0.0, 0.0);
+  Rng& g = env.rng();
+  std::map<std::string, uint64_t> codes;
+  uint64_t accepted = 0, rtl_stricter = 0, max_cycles = 0;
+  for (int i = 0; i < count; ++i) {
+    const ZstdVector& v = vs[g.range(0, vs.size() - 1)];
+    std::vector<uint8_t> m = v.frame;
+    int kind = static_cast<int>(g.range(0, 3));
+    if (kind == 0) {
+      m.resize(g.range(0, m.size() - 1));  // truncation
+    } else {
+      int flips = static_cast<int>(g.range(1, 3));
+      size_t span = kind == 1 ? std::min<size_t>(m.size(), 48) : m.size();  // header region or anywhere
+      for (int k = 0; k < flips; ++k) m[g.range(0, span - 1)] ^= static_cast<uint8_t>(1u << g.range(0, 7));
+    }
+    const uint32_t cap = static_cast<uint32_t>(v.orig.size());
+    ZResult r = env.decode(m, cap, cycle_bound(m.size(), cap));
+    ASSERT_TRUE(r.done) << v.name << " mutation " << i << ": no status within the cycle bound";
+    ASSERT_LE(r.bytes.size(), cap) << v.name << ": output past the buffer";
+    max_cycles = std::max(max_cycles, r.cycles);
+    std::vector<uint8_t> ref;
+    bool lib_ok = libzstd_decompress(m, cap, &ref);
+    if (r.code == 0) {
+      ++accepted;
+      ASSERT_TRUE(lib_ok) << v.name << " mutation " << i << ": accepted by the RTL, rejected by libzstd";
+      ASSERT_TRUE(r.bytes == ref) << v.name << " mutation " << i << ": " << first_diff(r.bytes, ref);
+    } else if (lib_ok) {
+      ++rtl_stricter;
+    }
+    ++codes[zstd_err_name(r.code)];
+  }
+  EXPECT_TRUE(env.protocol_ok());
+  std::printf("[zstd] malformed part %d: %d frames, %lu accepted (= libzstd), %lu rejected though libzstd accepts, "
+              "max %lu cycles; codes:",
+              part, count, (unsigned long)accepted, (unsigned long)rtl_stricter, (unsigned long)max_cycles);
+  for (const auto& [k, n] : codes) std::printf(" %s=%lu", k.c_str(), (unsigned long)n);
+  std::printf("\n");
+}
+
+TEST(ZstdDecoder, Malformed0) { malformed(0, 2500); }
+TEST(ZstdDecoder, Malformed1) { malformed(1, 2500); }
+TEST(ZstdDecoder, Malformed2) { malformed(2, 2500); }
+TEST(ZstdDecoder, Malformed3) { malformed(3, 2500); }
+
+}  // namespace
+}  // namespace ndp::tb
