@@ -6,11 +6,9 @@
 /// (a register view in lz4_byteq): the fast path chains up to Seqs sequences per cycle through a
 /// next-token table computed for every window position; the slow path handles one sequence with
 /// long literal runs or 255-byte length chains, a field per cycle and literals Win bytes per cycle.
-/// Checks (docs/lz4.md "Rejected blocks"), per sequence in this order: literal run past raw_size,
-/// truncation inside the sequence, the final literal run ending short of raw_size, match past
-/// raw_size, offset 0, offset before the block start, the end-of-block rules (a match starts at
-/// most raw-12 and ends at most raw-5); then a missing final literal run. The slow path checks a
-/// length against raw_size at every length byte, so 255-chains stop as soon as they overrun.
+/// Checks (docs/lz4.md "Rejected blocks"): truncation, offset 0, offset before block start,
+/// output past raw_size, the end-of-block rules (last match starts <= raw-12 and ends <= raw-5),
+/// a missing final literal run, and a decoded size short of raw_size.
 `include "ndp_assert.svh"
 
 module lz4_dec_parser #(
@@ -146,12 +144,14 @@ module lz4_dec_parser #(
           bad[k]   = 1'b1;
           bcode[k] = (pl > raw) ? lz4_pkg::ErrOverrun : lz4_pkg::ErrShort;
         end
-      end else if (pl > raw || pl + 18'(sml[k]) > raw) begin
+      end else if (pl > raw) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOverrun;
       end else if (soff[k] == '0) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOffsetZero;
       end else if (18'(soff[k]) > pl) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOffsetRange;
+      end else if (pl + 18'(sml[k]) > raw) begin
+        bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOverrun;
       end else if (pl + 18'd12 > raw || pl + 18'(sml[k]) + 18'd5 > raw) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrEndRule;
       end
@@ -164,28 +164,28 @@ module lz4_dec_parser #(
     ntake     = '0;
     fast_pop  = '0;
     begin
-      logic run, ok_prefix, chk_prefix;
-      run        = (st_q == StFast) && blk_valid_i && !raw_bad && !err_q;
-      ok_prefix  = run;   // every earlier sequence is taken this cycle
-      chk_prefix = run;   // every earlier sequence is complete and valid (resources aside), so a
-                          // rule violation is reported even while the queues are full
+      logic run, ok_prefix;
+      run       = (st_q == StFast) && blk_valid_i && !raw_bad && !err_q;
+      ok_prefix = run;
       for (int k = 0; k < Seqs; k++) begin
         take[k] = 1'b0;
-        if (chk_prefix && cmp[k] && bad[k] && !fast_err) begin
-          fast_err  = 1'b1;
-          fast_code = bcode[k];
-        end
-        if (ok_prefix && cmp[k] && !bad[k] && 32'(cmd_space_i) >= k + 1 &&
-            32'(lit_space_i) >= 32'(litsum[k+1])) begin
-          take[k]  = 1'b1;
-          ntake    = SeqCW'(k + 1);
-          fast_pop = last[k] ? sle[k] : sp[k+1];
+        if (ok_prefix && cmp[k]) begin
+          if (bad[k]) begin
+            if (!fast_err) begin
+              fast_err  = 1'b1;
+              fast_code = bcode[k];
+            end
+            ok_prefix = 1'b0;
+          end else if (32'(cmd_space_i) >= k + 1 && 32'(lit_space_i) >= 32'(litsum[k+1])) begin
+            take[k]  = 1'b1;
+            ntake    = SeqCW'(k + 1);
+            fast_pop = last[k] ? sle[k] : sp[k+1];
+            if (last[k]) ok_prefix = 1'b0;
+          end else begin
+            ok_prefix = 1'b0;
+          end
         end else begin
           ok_prefix = 1'b0;
-        end
-        if (!cmp[k] || bad[k] || last[k]) begin
-          chk_prefix = 1'b0;
-          ok_prefix  = 1'b0;
         end
       end
     end
@@ -346,12 +346,12 @@ module lz4_dec_parser #(
         end
       end
       StMCmd: begin
-        if ({1'b0, pos_q} + 18'(ml_q) > raw) begin
-          err_d = 1'b1; code_d = lz4_pkg::ErrOverrun; st_d = StErr;
-        end else if (off_q == '0) begin
+        if (off_q == '0) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrOffsetZero; st_d = StErr;
         end else if (17'(off_q) > pos_q) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrOffsetRange; st_d = StErr;
+        end else if ({1'b0, pos_q} + 18'(ml_q) > raw) begin
+          err_d = 1'b1; code_d = lz4_pkg::ErrOverrun; st_d = StErr;
         end else if ({1'b0, pos_q} + 18'd12 > raw || {1'b0, pos_q} + 18'(ml_q) + 18'd5 > raw) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrEndRule; st_d = StErr;
         end else if (cmd_space_i != '0) begin
