@@ -156,43 +156,58 @@ std::string report_text(const Report& r) {
 }
 
 Status write_plane_plot_svg(const Report& r, const std::string& path) {
-  // One bar group per plane: bit-plane LZ4, bit-plane ZSTD, device. Ratios on a linear axis.
+  // One bar group per plane, in storage order (sign, exponent, mantissa): bit-plane LZ4, bit-plane
+  // ZSTD and device-image ratios on a log2 axis (exponent planes compress 50-200x, mantissas ~1x).
   std::ostringstream s;
+  struct Group { std::string dt; std::vector<std::pair<int, PlaneFigures>> planes; };
+  std::vector<Group> groups;
   size_t bars = 0;
-  for (const auto& [dt, planes] : r.planes) bars += planes.size() + 1;
-  const int gw = 42, h = 320, top = 40, left = 60, plot_h = 220;
-  int w = left + int(bars) * gw + 180;
-  double ymax = 1.0;
-  for (const auto& [dt, planes] : r.planes)
-    for (const auto& [id, p] : planes)
+  double ymax = 2.0;
+  for (const auto& [dt, planes] : r.planes) {
+    Group g{dt, {planes.begin(), planes.end()}};
+    auto dtype = dtype_from_name(dt);
+    int bits = dtype ? dtype_info(*dtype).bits : 32;
+    auto key = [&](int id) { return id == kPlaneExpByte ? bits - 1.5 : id == kPlaneKvBase ? bits : double(id); };
+    std::sort(g.planes.begin(), g.planes.end(), [&](const auto& a, const auto& b) { return key(a.first) > key(b.first); });
+    for (const auto& [id, p] : g.planes)
       for (uint64_t c : {p.lz4, p.zstd, p.device})
         if (c) ymax = std::max(ymax, Figures::ratio(p.raw, c));
-  ymax = std::ceil(ymax * 2) / 2;
+    bars += g.planes.size() + 1;
+    groups.push_back(std::move(g));
+  }
+  const double lo = -0.5, hi = std::ceil(std::log2(ymax));  // log2 axis from ratio 0.71 up
+  const int gw = 42, h = 330, top = 40, left = 60, plot_h = 230;
+  int w = left + int(bars) * gw + 180;
+  auto ypos = [&](double ratio) {
+    double v = std::clamp(std::log2(std::max(ratio, 1e-9)), lo, hi);
+    return top + plot_h - int((v - lo) / (hi - lo) * plot_h);
+  };
   s << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w << "' height='" << h
     << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
-  s << "<text x='" << left << "' y='20' font-size='14'>Per-plane compression ratio: " << r.path << "</text>\n";
-  for (double y = 0; y <= ymax + 1e-9; y += 0.5) {
-    int py = top + plot_h - int(y / ymax * plot_h);
-    s << "<line x1='" << left << "' x2='" << w - 170 << "' y1='" << py << "' y2='" << py
-      << "' stroke='#ddd'/><text x='" << left - 8 << "' y='" << py + 4 << "' text-anchor='end'>" << num(y)
-      << "</text>\n";
+  s << "<text x='" << left << "' y='20' font-size='14'>Per-plane compression ratio (log scale): " << r.path
+    << "</text>\n";
+  for (int e = 0; e <= int(hi); ++e) {
+    int py = ypos(std::ldexp(1.0, e));
+    s << "<line x1='" << left << "' x2='" << w - 170 << "' y1='" << py << "' y2='" << py << "' stroke='"
+      << (e == 0 ? "#888" : "#ddd") << "'/><text x='" << left - 8 << "' y='" << py + 4
+      << "' text-anchor='end'>" << num(std::ldexp(1.0, e)) << "</text>\n";
   }
   const char* colors[3] = {"#4e79a7", "#f28e2b", "#59a14f"};
   int x = left;
-  for (const auto& [dt, planes] : r.planes) {
-    s << "<text x='" << x << "' y='" << top + plot_h + 34 << "'>" << dt << "</text>\n";
-    for (auto it = planes.rbegin(); it != planes.rend(); ++it) {
-      const auto& p = it->second;
+  const int base = ypos(1.0);
+  for (const auto& g : groups) {
+    s << "<text x='" << x << "' y='" << top + plot_h + 34 << "'>" << g.dt << "</text>\n";
+    for (const auto& [id, p] : g.planes) {
       uint64_t v[3] = {p.lz4, p.zstd, p.device};
       for (int k = 0; k < 3; ++k) {
         if (!v[k]) continue;
         double rt = Figures::ratio(p.raw, v[k]);
-        int bh = int(rt / ymax * plot_h);
-        s << "<rect x='" << x + 4 + k * 11 << "' y='" << top + plot_h - bh << "' width='10' height='" << bh
-          << "' fill='" << colors[k] << "'><title>" << plane_name(it->first) << ": " << num(rt) << "</title></rect>\n";
+        int y = ypos(rt), y0 = std::min(y, base), bh = std::max(1, std::abs(base - y));
+        s << "<rect x='" << x + 4 + k * 11 << "' y='" << y0 << "' width='10' height='" << bh << "' fill='"
+          << colors[k] << "'><title>" << plane_name(id) << ": " << num(rt) << "</title></rect>\n";
       }
-      s << "<text x='" << x + 18 << "' y='" << top + plot_h + 14 << "' text-anchor='middle'>"
-        << plane_name(it->first) << "</text>\n";
+      s << "<text x='" << x + 18 << "' y='" << top + plot_h + 14 << "' text-anchor='middle'>" << plane_name(id)
+        << "</text>\n";
       x += gw;
     }
     x += gw;
