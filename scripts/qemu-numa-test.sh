@@ -3,19 +3,20 @@
 # with memory only (how Linux presents a CXL Type-3 expander onlined as system RAM), with ACPI
 # HMAT bandwidth/latency for both; run the statically linked runtime test inside; pass/fail.
 #   scripts/qemu-numa-test.sh GUEST_BIN [--kernel debian|backports] [--expect-weighted yes|no|auto]
-#                             [--log FILE] [--timeout SECONDS]
+#                             [--log FILE] [--timeout SECONDS] [--mib SIZE_OF_EACH_TEST_ALLOCATION]
 # Exit 0 pass, 1 fail, 77 skip (no qemu, no busybox/cpio, kernel package unobtainable).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:?usage: qemu-numa-test.sh GUEST_BIN [options]}
 shift
-flavour=debian expect=auto log="" tmo=150
+flavour=debian expect=auto log="" tmo=150 mib=16
 while [ $# -gt 0 ]; do
   case "$1" in
     --kernel) flavour=$2; shift 2 ;;
     --expect-weighted) expect=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
+    --mib) mib=$2; shift 2 ;;
     *) echo "qemu-numa-test: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -37,7 +38,7 @@ if [ $rc -eq 77 ]; then echo "SKIP: busybox-static or cpio missing"; exit 77; fi
 [ $rc -eq 0 ] || exit 1
 
 log=${log:-$cache/numa-$flavour.log}
-args="--expect-hmat,--expect-weighted,$expect"
+args="--expect-hmat,--expect-weighted,$expect,--mib,$mib"
 start=$(date +%s)
 set +e
 timeout "$tmo" "$qemu" -machine q35,hmat=on -accel tcg,thread=multi -cpu max -smp 2 -m 1G \
