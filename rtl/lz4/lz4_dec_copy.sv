@@ -199,15 +199,16 @@ module lz4_dec_copy #(
 
   for (genvar k = 0; k < MatchSlots; k++) begin : gen_rep
     for (genvar b = 0; b < OutBytes; b++) begin : gen_bank
-      lz4_ram_1r1w #(.Width(8), .Depth(Rows)) u_ram (
+      ram_1r1w #(.Width(8), .Depth(Rows)) u_ram (
         .clk_i,
         .rst_ni,
-        .re_i   (adv),
-        .raddr_i(raddr[k][b]),
-        .rdata_o(rdata[k][b]),
         .we_i   (we[b]),
         .waddr_i(waddr[b]),
-        .wdata_i(wdata[b])
+        .wlane_i(1'b1),
+        .wdata_i(wdata[b]),
+        .re_i   (adv),
+        .raddr_i(raddr[k][b]),
+        .rdata_o(rdata[k][b])
       );
     end
   end

@@ -6,9 +6,11 @@
 /// (a register view in lz4_byteq): the fast path chains up to Seqs sequences per cycle through a
 /// next-token table computed for every window position; the slow path handles one sequence with
 /// long literal runs or 255-byte length chains, a field per cycle and literals Win bytes per cycle.
-/// Checks (docs/lz4.md "Rejected blocks"): truncation, offset 0, offset before block start,
-/// output past raw_size, the end-of-block rules (last match starts <= raw-12 and ends <= raw-5),
-/// a missing final literal run, and a decoded size short of raw_size.
+/// Checks (docs/lz4.md "Rejected blocks"), per sequence in this order: literal run past raw_size,
+/// truncation inside the sequence, the final literal run ending short of raw_size, match past
+/// raw_size, offset 0, offset before the block start, the end-of-block rules (a match starts at
+/// most raw-12 and ends at most raw-5); then a missing final literal run. The slow path checks a
+/// length against raw_size at every length byte, so 255-chains stop as soon as they overrun.
 `include "ndp_assert.svh"
 
 module lz4_dec_parser #(
@@ -144,14 +146,12 @@ module lz4_dec_parser #(
           bad[k]   = 1'b1;
           bcode[k] = (pl > raw) ? lz4_pkg::ErrOverrun : lz4_pkg::ErrShort;
         end
-      end else if (pl > raw) begin
+      end else if (pl > raw || pl + 18'(sml[k]) > raw) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOverrun;
       end else if (soff[k] == '0) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOffsetZero;
       end else if (18'(soff[k]) > pl) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOffsetRange;
-      end else if (pl + 18'(sml[k]) > raw) begin
-        bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrOverrun;
       end else if (pl + 18'd12 > raw || pl + 18'(sml[k]) + 18'd5 > raw) begin
         bad[k] = 1'b1; bcode[k] = lz4_pkg::ErrEndRule;
       end
@@ -164,28 +164,28 @@ module lz4_dec_parser #(
     ntake     = '0;
     fast_pop  = '0;
     begin
-      logic run, ok_prefix;
-      run       = (st_q == StFast) && blk_valid_i && !raw_bad && !err_q;
-      ok_prefix = run;
+      logic run, ok_prefix, chk_prefix;
+      run        = (st_q == StFast) && blk_valid_i && !raw_bad && !err_q;
+      ok_prefix  = run;   // every earlier sequence is taken this cycle
+      chk_prefix = run;   // every earlier sequence is complete and valid (resources aside), so a
+                          // rule violation is reported even while the queues are full
       for (int k = 0; k < Seqs; k++) begin
         take[k] = 1'b0;
-        if (ok_prefix && cmp[k]) begin
-          if (bad[k]) begin
-            if (!fast_err) begin
-              fast_err  = 1'b1;
-              fast_code = bcode[k];
-            end
-            ok_prefix = 1'b0;
-          end else if (32'(cmd_space_i) >= k + 1 && 32'(lit_space_i) >= 32'(litsum[k+1])) begin
-            take[k]  = 1'b1;
-            ntake    = SeqCW'(k + 1);
-            fast_pop = last[k] ? sle[k] : sp[k+1];
-            if (last[k]) ok_prefix = 1'b0;
-          end else begin
-            ok_prefix = 1'b0;
-          end
+        if (chk_prefix && cmp[k] && bad[k] && !fast_err) begin
+          fast_err  = 1'b1;
+          fast_code = bcode[k];
+        end
+        if (ok_prefix && cmp[k] && !bad[k] && 32'(cmd_space_i) >= k + 1 &&
+            32'(lit_space_i) >= 32'(litsum[k+1])) begin
+          take[k]  = 1'b1;
+          ntake    = SeqCW'(k + 1);
+          fast_pop = last[k] ? sle[k] : sp[k+1];
         end else begin
           ok_prefix = 1'b0;
+        end
+        if (!cmp[k] || bad[k] || last[k]) begin
+          chk_prefix = 1'b0;
+          ok_prefix  = 1'b0;
         end
       end
     end
@@ -199,13 +199,9 @@ module lz4_dec_parser #(
     fast_lits = '0;
     fast_last = 1'b0;
     for (int k = 0; k < Seqs; k++) begin
-      lz4_pkg::cmd_t c;
       logic [Win*8-1:0] run;
-      c.ll   = sll[k];
-      c.ml   = last[k] ? 17'd0 : sml[k];
-      c.off  = last[k] ? 16'd0 : soff[k];
-      c.last = last[k];
-      fast_cmds[k*lz4_pkg::CmdW +: lz4_pkg::CmdW] = c;
+      fast_cmds[k*lz4_pkg::CmdW +: lz4_pkg::CmdW] =
+          {sll[k], last[k] ? 17'd0 : sml[k], last[k] ? 16'd0 : soff[k], last[k]};
       // literal run k: window bytes [sls, sle) placed at litsum[k]
       run = (win_i >> {sls[k], 3'b000});
       for (int b = 0; b < Win; b++) if (32'(b) >= 32'(sll[k])) run[b*8 +: 8] = 8'h00;
@@ -218,7 +214,9 @@ module lz4_dec_parser #(
 
   // ---------------------------------------------------------------------------------------------
   // State machine (slow path, errors, block end)
-  lz4_pkg::cmd_t slow_cmd;
+  logic [16:0]   slow_ll, slow_ml;    // the slow path's command
+  logic [15:0]   slow_off;
+  logic          slow_last;
   logic          slow_push;
   logic [WinCW-1:0] lit_n;
   always_comb begin
@@ -234,7 +232,10 @@ module lz4_dec_parser #(
     code_d = code_q;
     pop_o  = '0;
     slow_push = 1'b0;
-    slow_cmd  = '0;
+    slow_ll   = '0;
+    slow_ml   = '0;
+    slow_off  = '0;
+    slow_last = 1'b0;
     lit_n     = '0;
     blk_done_o = 1'b0;
     cmd_push_cnt_o  = '0;
@@ -290,7 +291,7 @@ module lz4_dec_parser #(
           err_d = 1'b1; code_d = lz4_pkg::ErrOverrun; st_d = StErr;
         end else if (cmd_space_i != '0) begin
           slow_push     = 1'b1;
-          slow_cmd.ll   = ll_q;
+          slow_ll       = ll_q;
           pos_d         = pos_q + ll_q;
           rem_d         = ll_q;
           st_d          = StLit;
@@ -317,7 +318,7 @@ module lz4_dec_parser #(
             err_d = 1'b1; code_d = lz4_pkg::ErrShort; st_d = StErr;
           end else if (cmd_space_i != '0) begin
             slow_push     = 1'b1;
-            slow_cmd.last = 1'b1;
+            slow_last     = 1'b1;
             st_d          = StDone;
           end
         end else if (32'(avail_i) >= 2) begin
@@ -346,18 +347,18 @@ module lz4_dec_parser #(
         end
       end
       StMCmd: begin
-        if (off_q == '0) begin
+        if ({1'b0, pos_q} + 18'(ml_q) > raw) begin
+          err_d = 1'b1; code_d = lz4_pkg::ErrOverrun; st_d = StErr;
+        end else if (off_q == '0) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrOffsetZero; st_d = StErr;
         end else if (17'(off_q) > pos_q) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrOffsetRange; st_d = StErr;
-        end else if ({1'b0, pos_q} + 18'(ml_q) > raw) begin
-          err_d = 1'b1; code_d = lz4_pkg::ErrOverrun; st_d = StErr;
         end else if ({1'b0, pos_q} + 18'd12 > raw || {1'b0, pos_q} + 18'(ml_q) + 18'd5 > raw) begin
           err_d = 1'b1; code_d = lz4_pkg::ErrEndRule; st_d = StErr;
         end else if (cmd_space_i != '0) begin
           slow_push    = 1'b1;
-          slow_cmd.ml  = ml_q;
-          slow_cmd.off = off_q;
+          slow_ml      = ml_q;
+          slow_off     = off_q;
           pos_d        = pos_q + ml_q;
           any_d        = 1'b1;
           st_d         = StFast;
@@ -386,7 +387,7 @@ module lz4_dec_parser #(
     if (slow_push) begin
       cmd_push_cnt_o = SeqCW'(1);
       cmd_push_data_o = '0;
-      cmd_push_data_o[lz4_pkg::CmdW-1:0] = slow_cmd;
+      cmd_push_data_o[lz4_pkg::CmdW-1:0] = {slow_ll, slow_ml, slow_off, slow_last};
     end
   end
 

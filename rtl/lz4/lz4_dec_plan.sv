@@ -88,14 +88,17 @@ module lz4_dec_plan #(
     cpart_d  = cpart_q;
     cdone_d  = cdone_q;
     for (int c = 0; c < Cmds; c++) begin
-      lz4_pkg::cmd_t e;
-      logic          valid;
-      logic [16:0]   lrem, mrem, done0, tk;
-      e     = cmd_head_i[c*lz4_pkg::CmdW +: lz4_pkg::CmdW];
+      logic          valid, e_last;
+      logic [16:0]   lrem, mrem, done0, tk, e_ll, e_ml;
+      logic [15:0]   e_off;
+      e_ll   = cmd_head_i[c*lz4_pkg::CmdW + lz4_pkg::CmdLl +: 17];
+      e_ml   = cmd_head_i[c*lz4_pkg::CmdW + lz4_pkg::CmdMl +: 17];
+      e_off  = cmd_head_i[c*lz4_pkg::CmdW + lz4_pkg::CmdOff +: 16];
+      e_last = cmd_head_i[c*lz4_pkg::CmdW + lz4_pkg::CmdLast];
       valid = (32'(cmd_cnt_i) > c);
       done0 = (c == 0) ? cdone_q : 17'd0;
-      lrem  = (c == 0 && cpart_q) ? 17'd0 : e.ll - done0;
-      mrem  = (c == 0 && cpart_q) ? e.ml - done0 : e.ml;
+      lrem  = (c == 0 && cpart_q) ? 17'd0 : e_ll - done0;
+      mrem  = (c == 0 && cpart_q) ? e_ml - done0 : e_ml;
       // literal segment
       st[2*c]   = CW'(OutBytes) - rem;
       lb[2*c]   = lused;
@@ -122,7 +125,7 @@ module lz4_dec_plan #(
       st[2*c+1]   = CW'(OutBytes) - rem;
       lb[2*c+1]   = '0;
       ism[2*c+1]  = 1'b1;
-      src[2*c+1]  = p_q + 17'(OutBytes) - 17'(rem) - 17'(e.off);
+      src[2*c+1]  = p_q + 17'(OutBytes) - 17'(rem) - 17'(e_off);
       slot[2*c+1] = SW'(slots);
       tk          = 17'd0;
       if (!stop) begin
@@ -144,7 +147,7 @@ module lz4_dec_plan #(
             ncons   = ($clog2(Cmds+1))'(c + 1);
             cpart_d = 1'b0;
             cdone_d = '0;
-            if (e.last) begin
+            if (e_last) begin
               stop     = 1'b1;
               row_last = 1'b1;
             end

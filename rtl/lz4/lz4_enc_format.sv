@@ -35,14 +35,6 @@ module lz4_enc_format #(
   output logic                    out_last_o,
   output logic                    blk_done_o    // the block's last beat is taken this cycle
 );
-  typedef struct packed {
-    logic [15:0] a;
-    logic [16:0] ll;
-    logic [15:0] off;
-    logic [16:0] ml;
-    logic        last;
-  } seq_t;
-
   typedef enum logic [2:0] {FFast, FLlx, FLit, FOff, FMlx} fst_e;
 
   localparam int unsigned QD  = 4 * OutBytes;
@@ -71,27 +63,32 @@ module lz4_enc_format #(
 
   // ---------------------------------------------------------------------------------------------
   // F1: choose what to write this cycle
-  seq_t        s   [Fmt];
+  // sequence records {lit_start[15:0], ll[16:0], off[15:0], ml[16:0], last}, field by field
+  logic [15:0] s_a    [Fmt];
+  logic [16:0] s_ll   [Fmt];
+  logic [15:0] s_off  [Fmt];
+  logic [16:0] s_ml   [Fmt];
+  logic        s_last [Fmt];
   logic        simple [Fmt];
   logic [5:0]  size   [Fmt];
   always_comb begin
     for (int j = 0; j < Fmt; j++) begin
-      s[j]      = seq_head_i[j*SeqW +: SeqW];
-      size[j]   = 6'd1 + 6'(s[j].ll[3:0]) + (s[j].last ? 6'd0 : 6'd2 + 6'(s[j].ml >= 17'd19));
-      simple[j] = (32'(seq_cnt_i) > j) && (s[j].ll < 17'd15) &&
-                  (s[j].last || s[j].ml < 17'd274) && (32'(size[j]) <= OutBytes);
+      s_a[j]    = seq_head_i[j*SeqW + 51 +: 16];
+      s_ll[j]   = seq_head_i[j*SeqW + 34 +: 17];
+      s_off[j]  = seq_head_i[j*SeqW + 18 +: 16];
+      s_ml[j]   = seq_head_i[j*SeqW + 1 +: 17];
+      s_last[j] = seq_head_i[j*SeqW];
+      size[j]   = 6'd1 + 6'(s_ll[j][3:0]) + (s_last[j] ? 6'd0 : 6'd2 + 6'(s_ml[j] >= 17'd19));
+      simple[j] = (32'(seq_cnt_i) > j) && (s_ll[j] < 17'd15) &&
+                  (s_last[j] || s_ml[j] < 17'd274) && (32'(size[j]) <= OutBytes);
     end
   end
 
-  // token byte of a sequence (uses ll, ml, last)
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [7:0] token(input seq_t q);
-    logic [3:0] lt, mt;
-    lt = (q.ll >= 17'd15) ? 4'hF : q.ll[3:0];
-    mt = q.last ? 4'h0 : ((q.ml >= 17'd19) ? 4'hF : 4'(q.ml - 17'd4));
-    token = {lt, mt};
+  // token byte of a sequence
+  function automatic logic [7:0] token(input logic [16:0] ll, input logic [16:0] ml, input logic last);
+    token = {(ll >= 17'd15) ? 4'hF : ll[3:0],
+             last ? 4'h0 : ((ml >= 17'd19) ? 4'hF : 4'(ml - 17'd4))};
   endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     logic        go, lit_used;
@@ -105,7 +102,7 @@ module lz4_enc_format #(
     rem_d     = rem_q;
     lp_d      = lp_q;
     seq_pop_o = '0;
-    ram_pos_o = s[0].a;
+    ram_pos_o = s_a[0];
     f2_v_d    = 1'b0;
     f2_last_d = 1'b0;
     f2_tmpl_d = '0;
@@ -121,25 +118,25 @@ module lz4_enc_format #(
             o        = '0;
             for (int j = 0; j < Fmt; j++) begin
               if (go && simple[j] && 32'(o) + 32'(size[j]) <= OutBytes &&
-                  !(lit_used && s[j].ll != '0)) begin
-                l = 5'(s[j].ll);
+                  !(lit_used && s_ll[j] != '0)) begin
+                l = 5'(s_ll[j]);
                 b = '0;
-                b[7:0] = token(s[j]);
-                if (!s[j].last) begin
-                  b[(32'(l) + 1)*8 +: 8] = s[j].off[7:0];
-                  b[(32'(l) + 2)*8 +: 8] = s[j].off[15:8];
-                  if (s[j].ml >= 17'd19) b[(32'(l) + 3)*8 +: 8] = 8'(s[j].ml - 17'd19);
+                b[7:0] = token(s_ll[j], s_ml[j], s_last[j]);
+                if (!s_last[j]) begin
+                  b[(32'(l) + 1)*8 +: 8] = s_off[j][7:0];
+                  b[(32'(l) + 2)*8 +: 8] = s_off[j][15:8];
+                  if (s_ml[j] >= 17'd19) b[(32'(l) + 3)*8 +: 8] = 8'(s_ml[j] - 17'd19);
                 end
                 f2_tmpl_d = f2_tmpl_d | (b << {o, 3'b000});
-                if (s[j].ll != '0) begin
+                if (s_ll[j] != '0) begin
                   lit_used  = 1'b1;
-                  ram_pos_o = s[j].a;
+                  ram_pos_o = s_a[j];
                   f2_lpos_d = OCW'(o + 7'd1);
                   f2_lcnt_d = OCW'(l);
                 end
                 o         = o + 7'(size[j]);
                 seq_pop_o = FCW'(j + 1);
-                if (s[j].last) begin
+                if (s_last[j]) begin
                   f2_last_d = 1'b1;
                   go        = 1'b0;
                 end
@@ -152,14 +149,14 @@ module lz4_enc_format #(
           end else if (32'(seq_cnt_i) > 0) begin
             // slow path: the token alone
             f2_v_d         = 1'b1;
-            f2_tmpl_d[7:0] = token(s[0]);
+            f2_tmpl_d[7:0] = token(s_ll[0], s_ml[0], s_last[0]);
             f2_cnt_d       = OCW'(1);
-            lp_d           = s[0].a;
-            rem_d          = s[0].ll;
-            if (s[0].ll >= 17'd15) begin
+            lp_d           = s_a[0];
+            rem_d          = s_ll[0];
+            if (s_ll[0] >= 17'd15) begin
               st_d = FLlx;
-              v_d  = s[0].ll - 17'd15;
-            end else if (s[0].ll != '0) begin
+              v_d  = s_ll[0] - 17'd15;
+            end else if (s_ll[0] != '0) begin
               st_d = FLit;
             end else begin
               st_d = FOff;  // a non-simple sequence without literals has a match
@@ -183,7 +180,7 @@ module lz4_enc_format #(
           lp_d      = lp_q + 16'(k);
           rem_d     = rem_q - k;
           if (rem_d == '0) begin
-            if (s[0].last) begin
+            if (s_last[0]) begin
               st_d      = FFast;
               seq_pop_o = FCW'(1);
               f2_last_d = 1'b1;
@@ -195,10 +192,10 @@ module lz4_enc_format #(
         FOff: begin
           f2_v_d          = 1'b1;
           f2_cnt_d        = OCW'(2);
-          f2_tmpl_d[15:0] = s[0].off;
-          if (s[0].ml >= 17'd19) begin
+          f2_tmpl_d[15:0] = s_off[0];
+          if (s_ml[0] >= 17'd19) begin
             st_d = FMlx;
-            v_d  = s[0].ml - 17'd19;
+            v_d  = s_ml[0] - 17'd19;
           end else begin
             st_d      = FFast;
             seq_pop_o = FCW'(1);

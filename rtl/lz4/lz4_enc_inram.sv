@@ -3,7 +3,7 @@
 // ports at any byte position: port A (P bytes, match extension) and port B (OutBytes bytes,
 // literals).
 //
-/// Registers: two replicas of Banks byte-wide lz4_ram_1r1w banks (bank = position mod Banks, so a
+/// Registers: two replicas of Banks byte-wide ram_1r1w banks (bank = position mod Banks, so a
 /// run of up to Banks consecutive bytes touches each bank once) and the low position bits of each
 /// read, registered to rotate the bank outputs back into order. Reads have one cycle of latency.
 `include "ndp_assert.svh"
@@ -53,13 +53,27 @@ module lz4_enc_inram #(
   end
 
   for (genvar b = 0; b < Banks; b++) begin : gen_bank
-    lz4_ram_1r1w #(.Width(8), .Depth(Rows)) u_a (
-      .clk_i, .rst_ni, .re_i(1'b1), .raddr_i(aaddr[b]), .rdata_o(ard[b]),
-      .we_i(we[b]), .waddr_i(waddr[b]), .wdata_i(wdata[b])
+    ram_1r1w #(.Width(8), .Depth(Rows)) u_a (
+      .clk_i,
+      .rst_ni,
+      .we_i   (we[b]),
+      .waddr_i(waddr[b]),
+      .wlane_i(1'b1),
+      .wdata_i(wdata[b]),
+      .re_i   (1'b1),
+      .raddr_i(aaddr[b]),
+      .rdata_o(ard[b])
     );
-    lz4_ram_1r1w #(.Width(8), .Depth(Rows)) u_b (
-      .clk_i, .rst_ni, .re_i(1'b1), .raddr_i(baddr[b]), .rdata_o(brd[b]),
-      .we_i(we[b]), .waddr_i(waddr[b]), .wdata_i(wdata[b])
+    ram_1r1w #(.Width(8), .Depth(Rows)) u_b (
+      .clk_i,
+      .rst_ni,
+      .we_i   (we[b]),
+      .waddr_i(waddr[b]),
+      .wlane_i(1'b1),
+      .wdata_i(wdata[b]),
+      .re_i   (1'b1),
+      .raddr_i(baddr[b]),
+      .rdata_o(brd[b])
     );
   end
 

@@ -1,6 +1,6 @@
 // lz4_enc_match: hash table look-up and match compare for one window of P positions per cycle.
 //
-/// Registers: the hash table (HashBanks banks of lz4_ram_1r1w, one read and one write per bank and
+/// Registers: the hash table (HashBanks banks of ram_1r1w, one read and one write per bank and
 /// cycle; an entry holds the position, the D bytes from it and the byte before it), one valid bit
 /// per entry in flops (cleared when a block's first window is looked up), the stage-2 register (bank grants,
 /// in-window forwarding) and the stage-3 register (match length, offset, back-extension flag per
@@ -127,15 +127,16 @@ module lz4_enc_match #(
   end
 
   for (genvar b = 0; b < HashBanks; b++) begin : gen_bank
-    lz4_ram_1r1w #(.Width(EW), .Depth(Rows)) u_ram (
+    ram_1r1w #(.Width(EW), .Depth(Rows)) u_ram (
       .clk_i,
       .rst_ni,
-      .re_i   (t_re[b]),
-      .raddr_i(t_ra[b]),
-      .rdata_o(t_rd[b]),
       .we_i   (t_we[b]),
       .waddr_i(t_wa[b]),
-      .wdata_i(t_wd[b])
+      .wlane_i(1'b1),
+      .wdata_i(t_wd[b]),
+      .re_i   (t_re[b]),
+      .raddr_i(t_ra[b]),
+      .rdata_o(t_rd[b])
     );
   end
 

@@ -15,11 +15,11 @@
 `include "ndp_assert.svh"
 
 module lz4_encoder #(
-  parameter int unsigned InBytes       = 8,      // P: input bytes (positions) per cycle
-  parameter int unsigned OutBytes      = 16,
+  parameter int unsigned InBytes       = 16,     // P: input bytes (positions) per cycle: 4, 8, 16
+  parameter int unsigned OutBytes      = 32,     // >= InBytes (literal runs leave at this rate)
   parameter int unsigned HashBits      = 13,
-  parameter int unsigned HashBanks     = 32,
-  parameter int unsigned MatchBytes    = 8,      // D, >= InBytes
+  parameter int unsigned HashBanks     = 64,     // 4 * InBytes keeps bank conflicts rare
+  parameter int unsigned MatchBytes    = 16,     // D, >= InBytes
   parameter bit          Lazy          = 1'b1,
   parameter bit          BackExt       = 1'b1,
   parameter int unsigned MaxBlockBytes = 65536,

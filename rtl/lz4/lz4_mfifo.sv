@@ -1,7 +1,7 @@
 // lz4_mfifo: deep FIFO of Width-bit entries with up to N pushes per cycle, backed by N RAM banks
 // (entry i in bank i mod N), feeding a small lz4_mq head queue that shows the oldest PopN entries.
 //
-/// Registers: the RAM banks (lz4_ram_1r1w), the write and read pointers, the count of entries read
+/// Registers: the RAM banks (ram_1r1w), the write and read pointers, the count of entries read
 /// from the RAM but not yet in the head queue (one cycle of RAM latency), and the head queue.
 /// Consecutive entries sit in distinct banks, so N pushes and N prefetch reads per cycle never
 /// conflict. Used as the encoder's sequence queue, deep enough for the selector to run ahead of the
@@ -76,10 +76,16 @@ module lz4_mfifo #(
   end
 
   for (genvar b = 0; b < N; b++) begin : gen_bank
-    lz4_ram_1r1w #(.Width(Width), .Depth(Rows)) u_ram (
-      .clk_i, .rst_ni,
-      .re_i(re[b]), .raddr_i(ra[b]), .rdata_o(rd[b]),
-      .we_i(we[b]), .waddr_i(wa[b]), .wdata_i(wd[b])
+    ram_1r1w #(.Width(Width), .Depth(Rows)) u_ram (
+      .clk_i,
+      .rst_ni,
+      .we_i   (we[b]),
+      .waddr_i(wa[b]),
+      .wlane_i(1'b1),
+      .wdata_i(wd[b]),
+      .re_i   (re[b]),
+      .raddr_i(ra[b]),
+      .rdata_o(rd[b])
     );
   end
 

@@ -1,7 +1,7 @@
 // lz4_pkg: shared types of the LZ4 lane engines (docs/lz4.md).
 //
-/// Error codes reported on the decoder's output stream (out_err_o with out_code_o) and the command
-/// record passed from the decoder's parser to its copy back end.
+/// Error codes reported on the decoder's output stream (out_err_o with out_code_o) and the layout
+/// of the command record passed from the decoder's parser to its copy back end.
 package lz4_pkg;
 
   // Why a block was rejected. The numbering is part of the documented interface (docs/lz4.md).
@@ -17,15 +17,14 @@ package lz4_pkg;
     ErrBadSize     = 4'd8   // raw_size is 0 or larger than the engine's MaxBlockBytes
   } err_e;
 
-  // One decoded sequence (or part of one): `ll` literal bytes taken from the literal queue, then a
-  // match of `ml` bytes at distance `off` (ml == 0: no match). `last` closes the block.
-  typedef struct packed {
-    logic [16:0] ll;
-    logic [16:0] ml;
-    logic [15:0] off;
-    logic        last;
-  } cmd_t;
-
-  localparam int unsigned CmdW = 17 + 17 + 16 + 1;
+  // One decoded sequence (or part of one), packed as {ll[16:0], ml[16:0], off[15:0], last}: `ll`
+  // literal bytes taken from the literal queue, then a match of `ml` bytes at distance `off`
+  // (ml == 0: no match); `last` closes the block. (Plain bit fields rather than a packed struct:
+  // Yosys 0.23 does not take struct-typed locals.)
+  localparam int unsigned CmdW    = 17 + 17 + 16 + 1;
+  localparam int unsigned CmdLl   = 34;  // lsb of ll
+  localparam int unsigned CmdMl   = 17;  // lsb of ml
+  localparam int unsigned CmdOff  = 1;   // lsb of off
+  localparam int unsigned CmdLast = 0;
 
 endpackage
