@@ -58,7 +58,7 @@ void corpus(const std::string& set) {
     // every third frame with random input gaps and output backpressure
     env.set_knobs(i % 3 == 2 ? 0.3 : 0.0, i % 3 == 2 ? 0.3 : 0.0);
     expect_decodes(env, vs[i], true, &t);
-    if (HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_TRUE(env.protocol_ok());
   std::printf("[zstd] decodecorpus %s: %zu frames, %lu decoded, %lu rejected (history limit)\n", set.c_str(),
@@ -94,7 +94,7 @@ TEST(ZstdDecoder, LibzstdLevels) {
         ZstdVector v{name + " level " + std::to_string(level) + (ck ? " checksum" : ""), libzstd_compress(src, level, ck), src};
         ASSERT_FALSE(v.frame.empty());
         expect_decodes(env, v, false, &t);
-        if (HasFatalFailure()) return;
+        if (::testing::Test::HasFatalFailure()) return;
       }
       std::printf("[zstd] libzstd level %d %s: %lu frames decoded, %.3f output bytes/cycle\n", level,
                   ck ? "checksum" : "no checksum", (unsigned long)t.ok, double(t.bytes) / double(t.cycles));
@@ -223,10 +223,13 @@ void malformed(int part, int count) {
     ASSERT_LE(r.bytes.size(), cap) << v.name << ": output past the buffer";
     max_cycles = std::max(max_cycles, r.cycles);
     std::vector<uint8_t> ref;
-    bool lib_ok = libzstd_decompress(m, cap, &ref);
+    std::string lib_err;
+    bool lib_ok = libzstd_decompress(m, cap, &ref, &lib_err);
+    if (r.code == 0 && (!lib_ok || r.bytes != ref)) save_vector("zstd_malformed_failing.zst", m);
     if (r.code == 0) {
       ++accepted;
-      ASSERT_TRUE(lib_ok) << v.name << " mutation " << i << ": accepted by the RTL, rejected by libzstd";
+      ASSERT_TRUE(lib_ok) << v.name << " mutation " << i << ": accepted by the RTL, rejected by libzstd ("
+                          << lib_err << "); saved as zstd_malformed_failing.zst";
       ASSERT_TRUE(r.bytes == ref) << v.name << " mutation " << i << ": " << first_diff(r.bytes, ref);
     } else if (lib_ok) {
       ++rtl_stricter;

@@ -67,12 +67,13 @@ std::vector<uint8_t> libzstd_compress(const std::vector<uint8_t>& src, int level
   return out;
 }
 
-bool libzstd_decompress(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out) {
+bool libzstd_decompress(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out, std::string* err) {
   ZSTD_DCtx* d = ZSTD_createDCtx();
   out->assign(cap, 0);
   size_t n = ZSTD_decompressDCtx(d, out->data(), cap, src.data(), src.size());
   ZSTD_freeDCtx(d);
   if (ZSTD_isError(n)) {
+    if (err) *err = ZSTD_getErrorName(n);
     out->clear();
     return false;
   }
@@ -109,6 +110,11 @@ bool load_plane_blocks(size_t block, std::vector<ZstdVector>* out, std::string* 
   }
   if (out->empty()) *why = "no plane blocks of " + std::to_string(block) + " elements";
   return !out->empty();
+}
+
+void save_vector(const std::string& path, const std::vector<uint8_t>& v) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size()));
 }
 
 const char* zstd_err_name(uint8_t code) {

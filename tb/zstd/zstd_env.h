@@ -27,7 +27,10 @@ bool load_decodecorpus(const std::string& set, std::vector<ZstdVector>* out, std
 // libzstd at `level`, with or without the content checksum (and content size in the header).
 std::vector<uint8_t> libzstd_compress(const std::vector<uint8_t>& src, int level, bool checksum);
 // libzstd reference decode into at most cap bytes. Returns false when libzstd rejects the input.
-bool libzstd_decompress(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out);
+bool libzstd_decompress(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out,
+                        std::string* err = nullptr);
+// Write bytes to a file (for repeating a failing vector with ndp-rtl zstd-decode).
+void save_vector(const std::string& path, const std::vector<uint8_t>& v);
 // Text for the libzstd vectors: the RFC 8878 text in the shared reference folder.
 bool load_reference_text(std::vector<uint8_t>* out, std::string* why);
 // Exponent (EXPBYTE) and mantissa planes of stories260K (BF16 by RNE), blocks of `block` elements.

@@ -1,0 +1,409 @@
+// zstd_frame: frame-level control of the Zstandard decoder (RFC 8878 section 3.1): input byte
+// queue, frame header, skippable frames, block headers, raw/RLE blocks, loading compressed blocks
+// into the block RAM, sequencing zstd_lits / zstd_seq / zstd_exec, the XXH64 content checksum,
+// the history limit, error drain and the final status row of a job.
+//
+/// A job is the input bytes up to in_last_i: one or more frames. The history limit: a frame is
+/// decoded when its window fits HistBytes, or its content size is known and fits HistBytes
+/// (offsets never reach before the frame start); otherwise it is rejected with ErrHistory.
+/// Blocks run one after the other (load, literals, sequences + execution).
+`include "ndp_assert.svh"
+
+module zstd_frame #(
+  parameter int unsigned HistBytes = 65536,
+  parameter int unsigned AddrW     = 17,
+  parameter int unsigned LitWAW    = 14
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               in_valid_i,
+  output logic               in_ready_o,
+  input  logic [63:0]        in_data_i,
+  input  logic [3:0]         in_cnt_i,
+  input  logic               in_last_i,
+  input  logic [31:0]        out_cap_i,       // output buffer bytes for the job
+  // status row
+  output logic               stat_valid_o,
+  input  logic               stat_ready_i,
+  output zstd_pkg::err_e     stat_code_o,
+  input  logic               out_empty_i,     // executor output FIFO empty
+  // block RAM write
+  output logic               bw_we_o,
+  output logic [AddrW-4:0]   bw_addr_o,
+  output logic [63:0]        bw_data_o,
+  // literal RAM write (raw blocks)
+  output logic               lw_we_o,
+  output logic [LitWAW-1:0]  lw_addr_o,
+  output logic [63:0]        lw_data_o,
+  // per-frame resets
+  output logic               frame_start_o,
+  // literals unit
+  output logic               lits_start_o,
+  output logic [AddrW:0]     blk_size_o,
+  input  logic               lits_done_i,
+  input  logic               lits_err_i,
+  input  zstd_pkg::err_e     lits_code_i,
+  input  logic [AddrW:0]     lit_end_i,
+  input  logic [17:0]        lit_size_i,
+  input  logic               lits_rle_i,
+  input  logic [7:0]         lits_rle_byte_i,
+  input  logic [4*18-1:0]    lits_len_i,
+  // sequences unit
+  output logic               seq_start_o,
+  output logic [31:0]        fpos_o,
+  output logic [31:0]        room_o,
+  input  logic               seq_done_i,
+  input  logic               seq_err_i,
+  input  zstd_pkg::err_e     seq_code_i,
+  input  logic [17:0]        seq_blk_out_i,
+  // executor
+  output logic               lit_go_o,
+  output logic               lit_rle_o,
+  output logic [7:0]         lit_rle_byte_o,
+  output logic [4*18-1:0]    lit_len_o,
+  output logic               cmd_valid_o,
+  input  logic               cmd_ready_i,
+  output logic [17:0]        cmd_ll_o,
+  input  logic               exec_idle_i,
+  // checksum
+  output logic               xxh_clear_o,
+  output logic               xxh_fin_o,
+  input  logic               xxh_done_i,
+  input  logic [63:0]        xxh_hash_i
+);
+  typedef enum logic [4:0] {FMagic, FHdr, FWin, FDid, FFcs, FCheck, FBhdr, FRaw, FRle, FLoad,
+                            FLits, FSeq, FCmd, FWaitExec, FCk, FEnd, FSkipSz, FSkip, FErr, FDrain,
+                            FStat, FRawW} state_e;
+  state_e state_q;
+
+  // ---- input byte queue -------------------------------------------------------------------------
+  logic [63:0] iq_head;
+  logic [4:0]  iq_count;
+  logic [3:0]  iq_pop;
+  logic        last_q;
+  logic        in_hs, in_end;
+  assign in_ready_o = !last_q && iq_count <= 5'd16;
+  assign in_hs      = in_valid_i && in_ready_o;
+  assign in_end     = last_q && iq_count == '0;
+
+  zstd_byteq #(.Bytes(24)) u_inq (
+    .clk_i, .rst_ni,
+    .clear_i    (1'b0),
+    .push_i     (in_hs),
+    .push_data_i(in_data_i),
+    .push_cnt_i (in_cnt_i),
+    .pop_cnt_i  (iq_pop),
+    .head_o     (iq_head),
+    .count_o    (iq_count)
+  );
+
+  // ---- frame state --------------------------------------------------------------------------
+  logic [7:0]      fhd_q;
+  logic [3:0]      nb_q;            // bytes of the field being read
+  logic            fcs_known_q, ck_q, last_blk_q;
+  logic [63:0]     fcs_q;
+  logic [31:0]     fpos_q, total_q, nframes_q;
+  logic [1:0]      btype_q;
+  logic [17:0]     bsize_q;
+  logic [31:0]     rem_q;
+  logic [LitWAW-1:0] widx_q;
+  zstd_pkg::err_e  code_q;
+  logic            rle_q;
+  logic [7:0]      rleb_q;
+  logic [4*18-1:0] len_q;
+  logic [17:0]     cll_q;
+  logic            lits_busy_q, seq_busy_q, go_q;
+
+  // bytes needed by the current state, and whether they are there
+  logic [3:0] need;
+  logic       have, trunc;
+  logic [3:0] chunk;               // min(8, rem_q)
+  assign chunk = (rem_q >= 32'd8) ? 4'd8 : 4'(rem_q);
+  always_comb begin
+    unique case (state_q)
+      FMagic, FSkipSz, FCk: need = 4'd4;
+      FHdr, FWin, FRle:     need = 4'd1;
+      FDid, FFcs:           need = nb_q;
+      FBhdr:                need = 4'd3;
+      FRaw, FLoad, FSkip:   need = chunk;
+      default:              need = 4'd0;
+    endcase
+  end
+  assign have  = (iq_count >= 5'(need));
+  assign trunc = last_q && !have;
+
+  // header field values
+  logic [31:0] magic;
+  logic [23:0] bh;
+  logic [63:0] fieldv;
+  assign magic = iq_head[31:0];
+  assign bh    = iq_head[23:0];
+  always_comb begin
+    fieldv = '0;
+    for (int k = 0; k < 8; k++) if (4'(k) < nb_q) fieldv[k*8 +: 8] = iq_head[k*8 +: 8];
+  end
+
+  // remaining output room for a block: job capacity and declared content size
+  logic [31:0] room;
+  always_comb begin
+    room = out_cap_i - total_q;
+    if (fcs_known_q && (fcs_q - 64'(fpos_q)) < 64'(room)) room = 32'(fcs_q - 64'(fpos_q));
+  end
+  assign room_o = room;
+  assign fpos_o = fpos_q;
+
+  always_comb begin
+    iq_pop = '0;
+    unique case (state_q)
+      FMagic:  if (have) iq_pop = 4'd4;
+      FSkipSz: if (have) iq_pop = 4'd4;
+      FHdr:    if (have && (!iq_head[2] || (exec_idle_i && out_empty_i))) iq_pop = 4'd1;
+      FWin:    if (have) iq_pop = 4'd1;
+      FRle:    if (have && exec_idle_i) iq_pop = 4'd1;
+      FDid, FFcs: if (have) iq_pop = nb_q;
+      FBhdr:   if (have) iq_pop = 4'd3;
+      FRaw, FLoad, FSkip: if (have && rem_q != '0) iq_pop = chunk;
+      FCk:     if (have && xxh_done_i && xxh_fin_o) iq_pop = 4'd4;
+      FDrain:  iq_pop = (iq_count >= 5'd8) ? 4'd8 : 4'(iq_count);
+      default: ;
+    endcase
+  end
+
+  assign bw_we_o   = (state_q == FLoad) && have && rem_q != '0;
+  assign bw_addr_o = widx_q[AddrW-4:0];
+  assign bw_data_o = iq_head;
+  assign lw_we_o   = (state_q == FRaw) && have && rem_q != '0;
+  assign lw_addr_o = widx_q;
+  assign lw_data_o = iq_head;
+
+  assign lits_start_o = (state_q == FLits) && !lits_busy_q;
+  assign seq_start_o  = (state_q == FSeq) && !seq_busy_q;
+  assign blk_size_o   = (AddrW+1)'(bsize_q);
+  assign cmd_valid_o  = (state_q == FCmd);
+  assign cmd_ll_o     = cll_q;
+  assign lit_rle_o      = rle_q;
+  assign lit_rle_byte_o = rleb_q;
+  assign lit_len_o      = len_q;
+  assign xxh_fin_o    = (state_q == FCk) && exec_idle_i && out_empty_i;
+  assign stat_valid_o = (state_q == FStat) && exec_idle_i && out_empty_i;
+  assign stat_code_o  = code_q;
+
+  assign lit_go_o = go_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= FMagic;
+      last_q <= 1'b0; fhd_q <= '0; nb_q <= '0; fcs_known_q <= 1'b0; ck_q <= 1'b0;
+      last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0; btype_q <= '0;
+      bsize_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
+      rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0; go_q <= 1'b0;
+      frame_start_o <= 1'b0; xxh_clear_o <= 1'b0;
+    end else begin
+      frame_start_o <= 1'b0;
+      xxh_clear_o   <= 1'b0;
+      go_q          <= 1'b0;
+      if (in_hs && in_last_i) last_q <= 1'b1;
+      unique case (state_q)
+        FMagic: begin
+          if (in_end) begin
+            code_q  <= (nframes_q == '0) ? zstd_pkg::ErrTruncated : zstd_pkg::ErrNone;
+            state_q <= FStat;
+          end else if (trunc) begin
+            code_q  <= zstd_pkg::ErrTruncated;
+            state_q <= FErr;
+          end else if (have) begin
+            if (magic == 32'hFD2FB528) begin
+              frame_start_o <= 1'b1;
+              fpos_q        <= '0;
+              state_q       <= FHdr;
+            end else if (magic[31:4] == 28'h184D2A5) state_q <= FSkipSz;
+            else begin
+              code_q  <= zstd_pkg::ErrMagic;
+              state_q <= FErr;
+            end
+          end
+        end
+        FSkipSz: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+                 else if (have) begin rem_q <= magic; state_q <= FSkip; end
+        FSkip: if (rem_q == '0) begin
+                 nframes_q <= nframes_q + 32'd1;
+                 state_q   <= FMagic;
+               end else if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+               else if (have) rem_q <= rem_q - 32'(chunk);
+        FHdr: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have && (!iq_head[2] || (exec_idle_i && out_empty_i))) begin
+                xxh_clear_o <= iq_head[2];
+                fhd_q       <= iq_head[7:0];
+                ck_q        <= iq_head[2];
+                fcs_known_q <= (iq_head[7:6] != 2'd0) || iq_head[5];
+                if (iq_head[3]) begin
+                  code_q  <= zstd_pkg::ErrFrameHdr;
+                  state_q <= FErr;
+                end else if (!iq_head[5]) state_q <= FWin;
+                else begin
+                  nb_q    <= (iq_head[1:0] == 2'd3) ? 4'd4 : 4'(iq_head[1:0]);
+                  state_q <= FDid;
+                end
+              end
+        FWin: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have) begin
+                nb_q     <= (fhd_q[1:0] == 2'd3) ? 4'd4 : 4'(fhd_q[1:0]);
+                state_q  <= FDid;
+                // windows above 2^27 (libzstd's default limit): refused as a frame parameter
+                if (iq_head[7:3] > 5'd17 || (iq_head[7:3] == 5'd17 && iq_head[2:0] != 3'd0)) begin
+                  code_q  <= zstd_pkg::ErrFrameHdr;
+                  state_q <= FErr;
+                end
+              end
+        FDid: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have) begin
+                if (fieldv != '0) begin
+                  code_q  <= zstd_pkg::ErrFrameHdr;  // dictionaries are not supported
+                  state_q <= FErr;
+                end else begin
+                  unique case (fhd_q[7:6])
+                    2'd0: nb_q <= fhd_q[5] ? 4'd1 : 4'd0;
+                    2'd1: nb_q <= 4'd2;
+                    2'd2: nb_q <= 4'd4;
+                    default: nb_q <= 4'd8;
+                  endcase
+                  state_q <= FFcs;
+                end
+              end
+        FFcs: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have) begin
+                fcs_q   <= (nb_q == 4'd2) ? fieldv + 64'd256 : fieldv;
+                state_q <= FCheck;
+              end
+        // The history limit is enforced per match (zstd_seq: an offset beyond HistBytes is
+        // ErrHistory), so a frame with a large window whose matches stay within HistBytes decodes.
+        FCheck: if (fhd_q[5] && fcs_q > 64'h800_0001) begin
+                  code_q  <= zstd_pkg::ErrFrameHdr;   // single segment: the window is the content size
+                  state_q <= FErr;
+                end else state_q <= FBhdr;
+        FBhdr: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+               else if (have) begin
+                 last_blk_q <= bh[0];
+                 btype_q    <= bh[2:1];
+                 bsize_q    <= 18'(bh[23:3]);
+                 rem_q      <= 32'(bh[23:3]);
+                 widx_q     <= '0;
+                 if (bh[2:1] == 2'd3) begin
+                   code_q  <= zstd_pkg::ErrBlockType;
+                   state_q <= FErr;
+                 end else if (bh[23:3] > 21'd131072) begin
+                   code_q  <= zstd_pkg::ErrBlockSize;
+                   state_q <= FErr;
+                 end else if (bh[2:1] != 2'd2 && 32'(bh[23:3]) > room) begin
+                   code_q  <= zstd_pkg::ErrOutput;
+                   state_q <= FErr;
+                 end else begin
+                   unique case (bh[2:1])
+                     2'd0: state_q <= FRawW;
+                     2'd1: state_q <= FRle;
+                     default: state_q <= FLoad;
+                   endcase
+                 end
+               end
+        FRawW: if (exec_idle_i) state_q <= FRaw;
+        FRaw: if (rem_q == '0) begin
+                rle_q   <= 1'b0;
+                len_q   <= {54'd0, bsize_q};
+                cll_q   <= bsize_q;
+                go_q    <= 1'b1;
+                fpos_q  <= fpos_q + 32'(bsize_q);
+                total_q <= total_q + 32'(bsize_q);
+                state_q <= FCmd;
+              end else if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have) begin
+                rem_q  <= rem_q - 32'(chunk);
+                widx_q <= widx_q + 1'b1;
+              end
+        FRle: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+              else if (have && exec_idle_i) begin
+                rle_q   <= 1'b1;
+                rleb_q  <= iq_head[7:0];
+                len_q   <= '0;
+                cll_q   <= bsize_q;
+                go_q    <= 1'b1;
+                fpos_q  <= fpos_q + 32'(bsize_q);
+                total_q <= total_q + 32'(bsize_q);
+                state_q <= FCmd;
+              end
+        FLoad: if (rem_q == '0) state_q <= FLits;
+               else if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+               else if (have) begin
+                 rem_q  <= rem_q - 32'(chunk);
+                 widx_q <= widx_q + 1'b1;
+               end
+        FLits: begin
+          if (!lits_busy_q) lits_busy_q <= 1'b1;
+          else if (lits_done_i) begin
+            lits_busy_q <= 1'b0;
+            if (lits_err_i) begin
+              code_q  <= lits_code_i;
+              state_q <= FErr;
+            end else begin
+              rle_q   <= lits_rle_i;
+              rleb_q  <= lits_rle_byte_i;
+              len_q   <= lits_len_i;
+              go_q    <= 1'b1;
+              state_q <= FSeq;
+            end
+          end
+        end
+        FSeq: begin
+          if (!seq_busy_q) seq_busy_q <= 1'b1;
+          else if (seq_done_i) begin
+            seq_busy_q <= 1'b0;
+            if (seq_err_i) begin
+              code_q  <= seq_code_i;
+              state_q <= FErr;
+            end else begin
+              fpos_q  <= fpos_q + 32'(seq_blk_out_i);
+              total_q <= total_q + 32'(seq_blk_out_i);
+              state_q <= last_blk_q ? (ck_q ? FCk : FEnd) : FBhdr;
+            end
+          end
+        end
+        FCmd: if (cmd_ready_i) state_q <= last_blk_q ? (ck_q ? FCk : FEnd) : FBhdr;
+        FWaitExec: if (exec_idle_i) state_q <= last_blk_q ? (ck_q ? FCk : FEnd) : FBhdr;
+        FCk: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
+             else if (have && xxh_done_i && xxh_fin_o) begin
+               if (magic != xxh_hash_i[31:0]) begin
+                 code_q  <= zstd_pkg::ErrChecksum;
+                 state_q <= FErr;
+               end else state_q <= FEnd;
+             end
+        FEnd: begin
+          if (fcs_known_q && fcs_q != 64'(fpos_q)) begin
+            code_q  <= zstd_pkg::ErrContentSize;
+            state_q <= FErr;
+          end else begin
+            nframes_q <= nframes_q + 32'd1;
+            state_q   <= FMagic;
+          end
+        end
+        FErr: state_q <= FDrain;
+        FDrain: if (in_end && exec_idle_i) state_q <= FStat;
+        FStat: if (stat_valid_o && stat_ready_i) begin
+          last_q    <= 1'b0;
+          nframes_q <= '0;
+          total_q   <= '0;
+          code_q    <= zstd_pkg::ErrNone;
+          state_q   <= FMagic;
+        end
+        default: state_q <= FMagic;
+      endcase
+    end
+  end
+
+  `NDP_ASSERT(load_in_range_a, !bw_we_o || 32'(widx_q) < (32'd1 << (AddrW - 3)))
+`ifdef ZSTD_TRACE
+  state_e prev_q;
+  always_ff @(posedge clk_i) begin
+    prev_q <= state_q;
+    if (prev_q != state_q) $display("%0t %m: %s", $time, state_q.name());
+  end
+`endif
+endmodule
