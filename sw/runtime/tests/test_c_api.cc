@@ -5,13 +5,13 @@
 
 extern "C" int ndp_c_api_smoke(const char* override_path, char* err, size_t n);
 
-TEST(CApi, SmokeFromC) {
+TEST(RtCApi, SmokeFromC) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   char err[512];
   EXPECT_EQ(ndp_c_api_smoke(nullptr, err, sizeof err), 0) << err;
 }
 
-TEST(CApi, OpenReportsBadOverride) {
+TEST(RtCApi, OpenReportsBadOverride) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   char err[512];
   EXPECT_NE(ndp_c_api_smoke("/nonexistent/override.json", err, sizeof err), 0);

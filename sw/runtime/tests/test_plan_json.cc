@@ -5,7 +5,7 @@
 
 using namespace ndp::rt;
 
-TEST(PlanJson, RoundTrip) {
+TEST(RtPlanJson, RoundTrip) {
   PlannerInput in;
   in.dram_capacity = 100 << 20;
   in.cxl = {{1, 1ull << 30, 2}, {2, 1ull << 30, 1}};
@@ -21,7 +21,7 @@ TEST(PlanJson, RoundTrip) {
   EXPECT_EQ(back.value().input.cxl[0].weight, 2u);
 }
 
-TEST(PlanJson, RejectsInconsistentPlans) {
+TEST(RtPlanJson, RejectsInconsistentPlans) {
   struct Case {
     const char* json;
     const char* needle;
@@ -49,7 +49,7 @@ TEST(PlanJson, RejectsInconsistentPlans) {
   }
 }
 
-TEST(PlanRequest, ConfigAndTensorsForms) {
+TEST(RtPlanRequest, ConfigAndTensorsForms) {
   auto r = parse_plan_request(R"({"model": {"name": "7B", "params": 7.6e9, "layers": 28, "hidden": 3584},
       "train": {"context": "32K", "batch": 2, "gpus": 1, "per_layer": false},
       "topology": "topo.json", "planner": {"dram_limit": "64G", "reserve": "1G", "even_cxl": true, "cxl_nodes": [1]}})",
@@ -79,7 +79,7 @@ TEST(PlanRequest, ConfigAndTensorsForms) {
 
 #include "ndp/runtime/plan_exec.h"
 
-TEST(PlanExec, PlacementForItems) {
+TEST(RtPlanExec, PlacementForItems) {
   PlannerInput in;
   in.dram_capacity = 10 << 20;
   in.cxl = {{1, 1ull << 30, 2}, {2, 1ull << 30, 1}};

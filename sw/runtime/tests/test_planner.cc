@@ -37,7 +37,7 @@ const PlanItem& item(const Plan& p, const std::string& name) {
 
 }  // namespace
 
-TEST(Planner, EverythingFitsInDram) {
+TEST(RtPlanner, EverythingFitsInDram) {
   auto p = plan_latency_first({{"a", 1, 10 * kM}, {"b", 4, 5 * kM}}, two_cxl(1 * kG, kG, kG));
   ASSERT_TRUE(p.ok()) << p.status().message();
   for (const auto& it : p.value().items) {
@@ -47,7 +47,7 @@ TEST(Planner, EverythingFitsInDram) {
   EXPECT_EQ(p.value().dram_left, kG - 15 * kM);
 }
 
-TEST(Planner, LevelOrderBeatsInputOrder) {
+TEST(RtPlanner, LevelOrderBeatsInputOrder) {
   // The level-4 item comes first in the input but must not take the DRAM the level-1 item needs.
   auto p = plan_latency_first({{"grads", 4, 60 * kM}, {"optim", 1, 60 * kM}}, two_cxl(100 * kM, kG, kG));
   ASSERT_TRUE(p.ok());
@@ -61,7 +61,7 @@ TEST(Planner, LevelOrderBeatsInputOrder) {
   EXPECT_EQ(p.value().dram_left, 0u);
 }
 
-TEST(Planner, SpillRulesAreExact) {
+TEST(RtPlanner, SpillRulesAreExact) {
   // DRAM 100 MiB; items 70, 50, 30 MiB at level 1, then 20 MiB at level 2.
   auto p = plan_latency_first({{"a", 1, 70 * kM}, {"b", 1, 50 * kM}, {"c", 1, 30 * kM}, {"d", 2, 20 * kM}},
                               two_cxl(100 * kM, kG, kG, 3, 1));
@@ -84,7 +84,7 @@ TEST(Planner, SpillRulesAreExact) {
   EXPECT_EQ(tot[0] + tot[1] + tot[2], 170 * kM);
 }
 
-TEST(Planner, SizesRoundToAlignAndPartsSumExactly) {
+TEST(RtPlanner, SizesRoundToAlignAndPartsSumExactly) {
   PlannerInput in = two_cxl(10 * 4096, kG, kG, 2, 1);
   auto p = plan_latency_first({{"odd", 1, 4097}, {"big", 1, 12345678}}, in);
   ASSERT_TRUE(p.ok());
@@ -101,7 +101,7 @@ TEST(Planner, SizesRoundToAlignAndPartsSumExactly) {
   EXPECT_EQ(part(item(p.value(), "big"), 0), 8 * 4096u);
 }
 
-TEST(Planner, FullCxlNodeIsFilledAndTheRestGoesElsewhere) {
+TEST(RtPlanner, FullCxlNodeIsFilledAndTheRestGoesElsewhere) {
   // Node 1 weighs 3x but holds only 10 MiB: it is filled and the excess goes to node 2.
   auto p = plan_latency_first({{"x", 1, 100 * kM}}, two_cxl(0, 10 * kM, kG, 3, 1));
   ASSERT_TRUE(p.ok()) << p.status().message();
@@ -115,7 +115,7 @@ TEST(Planner, FullCxlNodeIsFilledAndTheRestGoesElsewhere) {
   EXPECT_EQ(part(item(q.value(), "y"), 2), 8 * kM);
 }
 
-TEST(Planner, CxlTooSmallFailsNamingTheItem) {
+TEST(RtPlanner, CxlTooSmallFailsNamingTheItem) {
   auto p = plan_latency_first({{"fits", 1, 50 * kM}, {"huge", 3, 300 * kM}}, two_cxl(60 * kM, 100 * kM, 100 * kM));
   ASSERT_FALSE(p.ok());
   const std::string& m = p.status().message();
@@ -128,7 +128,7 @@ TEST(Planner, CxlTooSmallFailsNamingTheItem) {
   EXPECT_NE(q.status().message().find("short by 1 MiB"), std::string::npos) << q.status().message();
 }
 
-TEST(Planner, BadInput) {
+TEST(RtPlanner, BadInput) {
   PlannerInput in = two_cxl(kG, kG, kG);
   EXPECT_FALSE(plan_latency_first({{"t", 0, 1}}, in).ok());
   EXPECT_FALSE(plan_latency_first({{"t", 5, 1}}, in).ok());
@@ -147,7 +147,7 @@ TEST(Planner, BadInput) {
   EXPECT_FALSE(plan_latency_first({{"t", 1, 1}}, bad).ok());
 }
 
-TEST(Planner, BandwidthWeights) {
+TEST(RtPlanner, BandwidthWeights) {
   EXPECT_EQ(bandwidth_weights({48000, 24000}), (std::vector<uint32_t>{2, 1}));
   EXPECT_EQ(bandwidth_weights({30000, 30000, 30000}), (std::vector<uint32_t>{1, 1, 1}));
   EXPECT_EQ(bandwidth_weights({64000, 0}), (std::vector<uint32_t>{1, 1}));  // unknown -> even
@@ -157,7 +157,7 @@ TEST(Planner, BandwidthWeights) {
   EXPECT_EQ(bandwidth_weights({3, 2}, 255), (std::vector<uint32_t>{3, 2}));  // 255:170 reduced
 }
 
-TEST(Planner, InputFromTopology) {
+TEST(RtPlanner, InputFromTopology) {
   auto t = load_topology_override(std::string(NDP_RUNTIME_TESTDATA) + "/paper_dual_aic.json");
   ASSERT_TRUE(t.ok());
   std::string src;
@@ -184,7 +184,7 @@ TEST(Planner, InputFromTopology) {
   EXPECT_FALSE(planner_input(t.value(), o, &src).ok());
 }
 
-TEST(TrainConfig, TableOneSizes) {
+TEST(RtTrainConfig, TableOneSizes) {
   // Qwen2.5-7B-like: P = 7.62e9, L = 28, H = 3584, C = 32K, B = 1, one GPU.
   TrainConfig c{"7B", 7615616512ull, 28, 3584, 32768, 1, 1, false};
   auto t = tensors_from_config(c);
@@ -216,7 +216,7 @@ TEST(TrainConfig, TableOneSizes) {
   EXPECT_FALSE(tensors_from_config(c).ok());
 }
 
-TEST(Planner, PaperScenarios) {
+TEST(RtPlanner, PaperScenarios) {
   auto t = load_topology_override(std::string(NDP_RUNTIME_TESTDATA) + "/paper_dual_aic.json");
   ASSERT_TRUE(t.ok());
   std::string src;

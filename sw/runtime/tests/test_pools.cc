@@ -43,7 +43,7 @@ uint64_t vm_locked_kb() {
 
 }  // namespace
 
-TEST(BufferPoolPlan, FollowsTheSizeDistribution) {
+TEST(RtBufferPoolPlan, FollowsTheSizeDistribution) {
   // Four 512 B tensors and two 1 KiB tensors: each size is half of the bytes.
   auto p = plan_buffer_pool({{512, 4}, {1024, 2}}, 2048);
   ASSERT_TRUE(p.ok());
@@ -62,7 +62,7 @@ TEST(BufferPoolPlan, FollowsTheSizeDistribution) {
   EXPECT_FALSE(plan_buffer_pool({{4096, 1}}, 100).ok());
 }
 
-TEST(BufferPool, BestFitFreeListsAndErrors) {
+TEST(RtBufferPool, BestFitFreeListsAndErrors) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto pool = BufferPool::create(rt, {{1 << 20, 1, 0.5, 1}, {4096, 2, 0.5, 2}}, unlocked());
@@ -102,7 +102,7 @@ TEST(BufferPool, BestFitFreeListsAndErrors) {
   EXPECT_EQ(bp.stats().requested_bytes, 0u);
 }
 
-TEST(BufferPool, ThreadSafe) {
+TEST(RtBufferPool, ThreadSafe) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto plan = plan_buffer_pool({{16384, 64}, {65536, 16}}, 1 << 30);
@@ -128,7 +128,7 @@ TEST(BufferPool, ThreadSafe) {
   EXPECT_EQ(s.hits + s.misses, 8000u);
 }
 
-TEST(BufferPool, PinnedRegionIsLocked) {
+TEST(RtBufferPool, PinnedRegionIsLocked) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   {
     // Can this process lock 8 MiB at all (RLIMIT_MEMLOCK / CAP_IPC_LOCK)? If not, skip with why.

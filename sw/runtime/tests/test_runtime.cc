@@ -38,7 +38,7 @@ uint64_t pages_on(Runtime& rt, const Allocation& a, int node) {
 
 }  // namespace
 
-TEST(KernelCaps, Consistent) {
+TEST(RtKernelCaps, Consistent) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   const auto& c = kernel_caps();
   EXPECT_FALSE(c.release.empty());
@@ -58,7 +58,7 @@ TEST(KernelCaps, Consistent) {
   std::printf("kernel %s: weighted interleave %s\n", c.release.c_str(), c.weighted_interleave ? "yes" : "no (stripes)");
 }
 
-TEST(Runtime, BindVerifiedAndAccountedExactly) {
+TEST(RtRuntime, BindVerifiedAndAccountedExactly) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
@@ -84,7 +84,7 @@ TEST(Runtime, BindVerifiedAndAccountedExactly) {
   EXPECT_EQ(acc.frees_total, 1u);
 }
 
-TEST(Runtime, UnpopulatedPagesAreAbsentUntilTouched) {
+TEST(RtRuntime, UnpopulatedPagesAreAbsentUntilTouched) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   AllocOptions o;
@@ -99,7 +99,7 @@ TEST(Runtime, UnpopulatedPagesAreAbsentUntilTouched) {
   EXPECT_EQ(rt.accounting().bytes_per_node[first_node()], a.value().size()) << "plan is charged when not populated";
 }
 
-TEST(Runtime, FaultsAreClearErrorsAndChargeNothing) {
+TEST(RtRuntime, FaultsAreClearErrorsAndChargeNothing) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
@@ -143,7 +143,7 @@ TEST(Runtime, FaultsAreClearErrorsAndChargeNothing) {
   EXPECT_EQ(acc.allocations_total, 1u) << "only the valid preferred allocation counted";
 }
 
-TEST(Runtime, NodeThatTheOverrideInventsIsRefused) {
+TEST(RtRuntime, NodeThatTheOverrideInventsIsRefused) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   auto t = load_topology_override(std::string(NDP_RUNTIME_TESTDATA) + "/host_plus_ghost.json");
   ASSERT_TRUE(t.ok()) << t.status().message();
@@ -153,7 +153,7 @@ TEST(Runtime, NodeThatTheOverrideInventsIsRefused) {
   EXPECT_NE(a.status().message().find("not an online memory node"), std::string::npos) << a.status().message();
 }
 
-TEST(Runtime, MigrationKeepsDataAndAccounting) {
+TEST(RtRuntime, MigrationKeepsDataAndAccounting) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
@@ -176,7 +176,7 @@ TEST(Runtime, MigrationKeepsDataAndAccounting) {
   }
 }
 
-TEST(Runtime, MultiNodeOnHostWhenAvailable) {
+TEST(RtRuntime, MultiNodeOnHostWhenAvailable) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   auto nodes = allowed_memory_nodes();
   if (nodes.size() < 2) GTEST_SKIP() << "host has one memory node; the QEMU guest test covers interleave";
@@ -193,7 +193,7 @@ TEST(Runtime, MultiNodeOnHostWhenAvailable) {
   EXPECT_FALSE(rt.migrate(h.value(), Placement::interleave({nodes[0], nodes[1]})).ok());
 }
 
-TEST(Runtime, AlignedStart) {
+TEST(RtRuntime, AlignedStart) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   AllocOptions o;
@@ -208,7 +208,7 @@ TEST(Runtime, AlignedStart) {
   EXPECT_FALSE(rt.allocate(4096, Placement::on_node(first_node()), o).ok());
 }
 
-TEST(Runtime, MoveReleaseAndHooks) {
+TEST(RtRuntime, MoveReleaseAndHooks) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto r = rt.allocate(1 << 20, Placement::on_node(first_node()));
@@ -229,7 +229,7 @@ TEST(Runtime, MoveReleaseAndHooks) {
   EXPECT_EQ(rt.accounting().live_allocations, 0u);
 }
 
-TEST(Runtime, ConcurrentAllocationsAccountExactly) {
+TEST(RtRuntime, ConcurrentAllocationsAccountExactly) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
@@ -253,7 +253,7 @@ TEST(Runtime, ConcurrentAllocationsAccountExactly) {
   EXPECT_TRUE(acc.bytes_per_node.empty());
 }
 
-TEST(Runtime, ExecutePlanAndRollBackOnError) {
+TEST(RtRuntime, ExecutePlanAndRollBackOnError) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   const int n = first_node();
@@ -277,7 +277,7 @@ TEST(Runtime, ExecutePlanAndRollBackOnError) {
   EXPECT_EQ(rt.accounting().live_allocations, 0u) << "the first item must have been freed";
 }
 
-TEST(Gpu, RegistrationIsClearWithoutCuda) {
+TEST(RtGpu, RegistrationIsClearWithoutCuda) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   auto a = rt.allocate(1 << 20, Placement::on_node(first_node()));

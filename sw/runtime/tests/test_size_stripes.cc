@@ -9,7 +9,7 @@
 
 using namespace ndp::rt;
 
-TEST(Size, ParsesSuffixes) {
+TEST(RtSize, ParsesSuffixes) {
   EXPECT_EQ(parse_size("4096").value(), 4096u);
   EXPECT_EQ(parse_size("16K").value(), 16384u);
   EXPECT_EQ(parse_size("1MiB").value(), 1u << 20);
@@ -18,7 +18,7 @@ TEST(Size, ParsesSuffixes) {
   EXPECT_EQ(parse_size("7b").value(), 7u);
 }
 
-TEST(Size, RejectsGarbage) {
+TEST(RtSize, RejectsGarbage) {
   for (const char* s : {"", "G", "-1", "12Q", "1.5G", "99999999999999999999", "17179869184T", "5 GiBs"}) {
     auto r = parse_size(s);
     EXPECT_FALSE(r.ok()) << s;
@@ -28,13 +28,13 @@ TEST(Size, RejectsGarbage) {
   }
 }
 
-TEST(Size, Formats) {
+TEST(RtSize, Formats) {
   EXPECT_EQ(format_size(512), "512 B");
   EXPECT_EQ(format_size(16384), "16 KiB");
   EXPECT_EQ(format_size(3ull << 29), "1.50 GiB");
 }
 
-TEST(Split, LargestRemainderIsExact) {
+TEST(RtSplit, LargestRemainderIsExact) {
   EXPECT_EQ(split_by_weights(10, {1, 1, 1}), (std::vector<uint64_t>{4, 3, 3}));
   EXPECT_EQ(split_by_weights(8192, {1, 3}), (std::vector<uint64_t>{2048, 6144}));
   EXPECT_EQ(split_by_weights(8192, {2, 1}), (std::vector<uint64_t>{5461, 2731}));
@@ -53,12 +53,12 @@ TEST(Split, LargestRemainderIsExact) {
   }
 }
 
-TEST(Split, ReduceWeights) {
+TEST(RtSplit, ReduceWeights) {
   EXPECT_EQ(reduce_weights({4, 8, 12}), (std::vector<uint64_t>{1, 2, 3}));
   EXPECT_EQ(reduce_weights({3, 5}), (std::vector<uint64_t>{3, 5}));
 }
 
-TEST(Stripes, RunsHonourQuotasExactly) {
+TEST(RtStripes, RunsHonourQuotasExactly) {
   std::mt19937_64 rng(11);
   for (int i = 0; i < 300; ++i) {
     size_t n = 1 + rng() % 4;
@@ -86,7 +86,7 @@ TEST(Stripes, RunsHonourQuotasExactly) {
   }
 }
 
-TEST(Stripes, InterleavesInProportion) {
+TEST(RtStripes, InterleavesInProportion) {
   // 1:3 with one-page stripes: every window of 4 pages holds one page of node 0.
   auto pages = runs_to_pages(plan_runs({0, 1}, {256, 768}, 1));
   for (size_t i = 0; i + 4 <= pages.size(); i += 4)

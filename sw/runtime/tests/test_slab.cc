@@ -29,7 +29,7 @@ SlabOptions small_blocks() {
 
 }  // namespace
 
-TEST(Slab, ClassBoundaries) {
+TEST(RtSlab, ClassBoundaries) {
   EXPECT_EQ(ObjectAllocator::class_of(1), 0);
   EXPECT_EQ(ObjectAllocator::class_of(16384), 0);
   EXPECT_EQ(ObjectAllocator::class_of(16385), 1);
@@ -39,7 +39,7 @@ TEST(Slab, ClassBoundaries) {
   EXPECT_EQ(ObjectAllocator::class_of((16 << 20) + 1), 3);
 }
 
-TEST(Slab, SlotsReuseAndCounters) {
+TEST(RtSlab, SlotsReuseAndCounters) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
@@ -72,7 +72,7 @@ TEST(Slab, SlotsReuseAndCounters) {
   EXPECT_EQ(s.frees, 21u);
 }
 
-TEST(Slab, LargeBlockPathAndMediumClasses) {
+TEST(RtSlab, LargeBlockPathAndMediumClasses) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
@@ -95,7 +95,7 @@ TEST(Slab, LargeBlockPathAndMediumClasses) {
   EXPECT_EQ(rt.accounting().live_allocations, 2u) << "one kept empty block each for classes 1 and 2";
 }
 
-TEST(Slab, BadFreesAreErrors) {
+TEST(RtSlab, BadFreesAreErrors) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());
@@ -117,7 +117,7 @@ TEST(Slab, BadFreesAreErrors) {
   EXPECT_FALSE(oa.reserve(3, 1).ok());
 }
 
-TEST(Slab, NodeWithoutRoomFailsCleanly) {
+TEST(RtSlab, NodeWithoutRoomFailsCleanly) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   SlabOptions o = small_blocks();
@@ -135,7 +135,7 @@ TEST(Slab, NodeWithoutRoomFailsCleanly) {
   EXPECT_EQ(s.reserved_bytes, 0u);
 }
 
-TEST(Slab, ThreadsKeepCountersConsistent) {
+TEST(RtSlab, ThreadsKeepCountersConsistent) {
   NDP_SKIP_WITHOUT_PLACEMENT();
   Runtime rt = host_runtime();
   ObjectAllocator oa(rt, small_blocks());

@@ -12,7 +12,7 @@
 using namespace ndp::rt;
 namespace fs = std::filesystem;
 
-TEST(TopologyOverride, PaperDualAic) {
+TEST(RtTopologyOverride, PaperDualAic) {
   auto t = load_topology_override(std::string(NDP_RUNTIME_TESTDATA) + "/paper_dual_aic.json");
   ASSERT_TRUE(t.ok()) << t.status().message();
   const auto& topo = t.value();
@@ -29,7 +29,7 @@ TEST(TopologyOverride, PaperDualAic) {
   EXPECT_EQ(topo.source.rfind("override:", 0), 0u);
 }
 
-TEST(TopologyOverride, RejectsBadInput) {
+TEST(RtTopologyOverride, RejectsBadInput) {
   struct Case {
     const char* json;
     const char* needle;
@@ -60,7 +60,7 @@ TEST(TopologyOverride, RejectsBadInput) {
   EXPECT_NE(missing.status().message().find("/nonexistent/topo.json"), std::string::npos);
 }
 
-TEST(TopologySysfs, ThisMachine) {
+TEST(RtTopologySysfs, ThisMachine) {
   auto t = discover_sysfs("/sys");
   ASSERT_TRUE(t.ok()) << t.status().message();
   ASSERT_FALSE(t.value().nodes.empty());
@@ -74,7 +74,7 @@ TEST(TopologySysfs, ThisMachine) {
   }
 }
 
-TEST(TopologySysfs, DiscoverHonoursEnvironmentOverride) {
+TEST(RtTopologySysfs, DiscoverHonoursEnvironmentOverride) {
   setenv(kTopologyEnv, (std::string(NDP_RUNTIME_TESTDATA) + "/paper_dual_aic.json").c_str(), 1);
   auto t = discover_topology();
   unsetenv(kTopologyEnv);
@@ -116,7 +116,7 @@ fs::path fake_sysfs() {
 
 }  // namespace
 
-TEST(TopologySysfs, HmatAndCpulessFromTree) {
+TEST(RtTopologySysfs, HmatAndCpulessFromTree) {
   fs::path root = fake_sysfs();
   auto t = discover_sysfs(root.string());
   fs::remove_all(root);
@@ -138,7 +138,7 @@ TEST(TopologySysfs, HmatAndCpulessFromTree) {
   EXPECT_EQ(topo.node_distance(2, 2), 10);
 }
 
-TEST(TopologySysfs, BrokenTreeIsAnError) {
+TEST(RtTopologySysfs, BrokenTreeIsAnError) {
   auto t = discover_sysfs("/nonexistent-sysfs");
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("no node directories"), std::string::npos);
