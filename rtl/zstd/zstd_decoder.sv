@@ -149,6 +149,8 @@ module zstd_decoder #(
   logic [3:0]        sr_re;
   logic [7:0]        sr_addr [4];
   logic [7:0]        sr_data [4];
+  logic [7:0]        sr_addr2 [4];
+  logic [7:0]        sr_data2 [4];
   logic [3:0]        hw_req, hw_gnt;
   logic [LitWAW-1:0] hw_addr [4];
   logic [63:0]       hw_data [4];
@@ -160,6 +162,11 @@ module zstd_decoder #(
       .we_i(sw_we), .waddr_i(sw_addr), .wlane_i(1'b1), .wdata_i(sw_data),
       .re_i(sr_re[k]), .raddr_i(sr_addr[k]), .rdata_o(sr_data[k])
     );
+    ram_1r1w #(.Width(8), .Depth(256)) u_sym_ram2 (
+      .clk_i, .rst_ni,
+      .we_i(sw_we), .waddr_i(sw_addr), .wlane_i(1'b1), .wdata_i(sw_data),
+      .re_i(sr_re[k]), .raddr_i(sr_addr2[k]), .rdata_o(sr_data2[k])
+    );
     zstd_huf_stream #(.AddrW(AddrW), .LitWAW(LitWAW)) u_hs (
       .clk_i, .rst_ni,
       .start_i(hs_start[k]), .count_i(hs_count[k*18 +: 18]),
@@ -168,6 +175,7 @@ module zstd_decoder #(
       .bwd_consume_o(hs_consume[k]), .bwd_peek_i(bwd_peek[k]), .bwd_ready_i(bwd_ready[k]),
       .bwd_err_i(bwd_err[k]), .bwd_left_i(bwd_left[k]),
       .sr_re_o(sr_re[k]), .sr_addr_o(sr_addr[k]), .sr_data_i(sr_data[k]),
+      .sr_addr2_o(sr_addr2[k]), .sr_data2_i(sr_data2[k]),
       .wreq_o(hw_req[k]), .waddr_o(hw_addr[k]), .wdata_o(hw_data[k]), .wgnt_i(hw_gnt[k])
     );
   end
