@@ -41,15 +41,8 @@ log=${log:-$cache/numa-$flavour.log}
 args="--expect-hmat,--expect-weighted,$expect,--mib,$mib"
 start=$(date +%s)
 set +e
-timeout "$tmo" "$qemu" -machine q35,hmat=on -accel tcg,thread=multi -cpu max -smp 2 -m 1G \
-  -nographic -no-reboot -monitor none \
-  -object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
-  -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1,initiator=0 \
-  -numa dist,src=0,dst=1,val=20 \
-  -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
-  -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=20G \
-  -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=250 \
-  -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G \
+mapfile -t machine < <("$here/qemu-numa-machine.sh")
+timeout "$tmo" "$qemu" "${machine[@]}" \
   -kernel "$kernel" -initrd "$initrd" \
   -append "console=ttyS0 quiet panic=-1 ndp.run=/ndp_runtime_guest_test ndp.args=$args" >"$log" 2>&1
 qrc=$?

@@ -149,3 +149,35 @@ TEST(RtTopologySysfs, BrokenTreeIsAnError) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("cpulist"), std::string::npos);
 }
+
+// hwloc memory attributes: the XML was written by hwloc 2.9's lstopo inside the QEMU two-node
+// guest with ACPI HMAT (scripts/qemu-lstopo.sh); hwloc loads it through HWLOC_XMLFILE.
+TEST(RtTopologyHwloc, MemoryAttributesFromHmat) {
+  const std::string xml = std::string(NDP_RUNTIME_TESTDATA) + "/qemu_hmat_guest.xml";
+  Topology t;
+  t.source = "test";
+  t.nodes = {MemNode{0, NodeKind::kDram, {0, 1}, 512ull << 20, 256ull << 20, 0, 0, 0, 0, ""},
+             MemNode{1, NodeKind::kCpuless, {}, 512ull << 20, 512ull << 20, 0, 0, 0, 0, ""}};
+  setenv("HWLOC_XMLFILE", xml.c_str(), 1);
+  setenv("HWLOC_THISSYSTEM", "0", 1);
+  auto filled = enrich_with_hwloc(t);
+  unsetenv("HWLOC_XMLFILE");
+  unsetenv("HWLOC_THISSYSTEM");
+  ASSERT_TRUE(filled.ok()) << filled.status().message();
+  EXPECT_EQ(filled.value(), 2);
+  EXPECT_EQ(t.nodes[0].read_bw_mbps, 20480u);
+  EXPECT_EQ(t.nodes[0].read_lat_ns, 100u);
+  EXPECT_EQ(t.nodes[1].read_bw_mbps, 10240u);
+  EXPECT_EQ(t.nodes[1].write_bw_mbps, 10240u);
+  EXPECT_EQ(t.nodes[1].read_lat_ns, 250u);
+  EXPECT_EQ(t.nodes[1].perf_source, "hwloc");
+  // Values an override already set are kept.
+  Topology o = t;
+  o.nodes[1].read_bw_mbps = 7;
+  o.nodes[1].perf_source = "override";
+  setenv("HWLOC_XMLFILE", xml.c_str(), 1);
+  auto again = enrich_with_hwloc(o);
+  unsetenv("HWLOC_XMLFILE");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(o.nodes[1].read_bw_mbps, 7u);
+}
