@@ -6,8 +6,8 @@
 // -127, 127), scale byte X + 127 (an all-zero group has scale 0). Outside MX mode beats pass
 // straight through the FIFO (scale unused).
 //
-/// Registers: the group accumulator, the beat FIFO and the scale FIFO (both fifo_sync). Ready to
-/// the input depends only on FIFO state; output valid only on FIFO state.
+/// Registers: a pipe_reg after the per-beat max tree (stage A), the group accumulator, the beat
+/// FIFO and the scale FIFO (both fifo_sync). Output valid depends only on FIFO state.
 `include "ndp_assert.svh"
 
 module bp_asm_mx #(
@@ -41,17 +41,17 @@ module bp_asm_mx #(
   localparam int unsigned MW = $clog2(ManBits + 1);
 
   logic [Lanes*ElemBits-1:0] elems;
-  logic [CntW-1:0]           cnt;
-  logic                      last;
-  assign {elems, cnt, last} = in_beat_i;
+  assign elems = in_beat_i[BeatW-1 -: Lanes*ElemBits];
 
-  // ---- per-beat reduction: largest true exponent over the beat's finite non-zero elements ----
-  logic [TW-1:0] bmax;
-  logic          bnz, bsp;
+  // ---- stage A: per-lane true exponent, then a balanced max tree over the beat ----
+  // Node n of the heap (1 .. 2*Lanes-1, leaves at Lanes + i) holds {valid, te}; valid means a
+  // finite non-zero element below it. The root gives the beat's largest exponent.
+  localparam int unsigned NodeW = TW + 1;
+  logic [2*Lanes*NodeW-1:0] node;
+  logic                     a_sp;
   always_comb begin
-    bmax = '0;
-    bnz  = 1'b0;
-    bsp  = 1'b0;
+    node = '0;
+    a_sp = 1'b0;
     for (int unsigned i = 0; i < Lanes; i++) begin
       logic [ExpBits-1:0] e;
       logic [ManBits-1:0] f;
@@ -64,16 +64,31 @@ module bp_asm_mx #(
         if (f[j]) lz = MW'(ManBits - 1 - j);
       end
       te = (e != '0) ? TW'(e) - TW'(Bias) : -TW'(Bias) - TW'(lz);
-      if (CntW'(i) < cnt) begin
-        if (e == '1) begin
-          bsp = 1'b1;
-        end else if (e != '0 || f != '0) begin
-          if (!bnz || $signed(te) > $signed(bmax)) bmax = te;
-          bnz = 1'b1;
-        end
-      end
+      // lanes past cnt hold zeros (the join clears them): neither special nor non-zero
+      if (e == '1) a_sp = 1'b1;
+      node[(Lanes + i)*NodeW +: NodeW] = {(e != '1) && (e != '0 || f != '0), te};
+    end
+    for (int unsigned n = Lanes - 1; n >= 1; n--) begin
+      logic [NodeW-1:0] l, r;
+      l = node[(2*n)*NodeW +: NodeW];
+      r = node[(2*n + 1)*NodeW +: NodeW];
+      if (!l[TW] || (r[TW] && $signed(r[TW-1:0]) > $signed(l[TW-1:0]))) node[n*NodeW +: NodeW] = r;
+      else node[n*NodeW +: NodeW] = l;
     end
   end
+
+  // Stage register: the beat with its summary (largest exponent, any non-zero, any NaN/Inf).
+  logic             a_valid, a_ready;
+  logic [BeatW-1:0] a_beat;
+  logic [TW-1:0]    bmax;
+  logic             bnz, bsp;
+  pipe_reg #(.Width(BeatW + TW + 2)) u_stage_a (
+    .clk_i, .rst_ni,
+    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, node[NodeW +: NodeW], a_sp}),
+    .out_valid_o(a_valid), .out_ready_i(a_ready), .out_data_o({a_beat, bnz, bmax, bsp})
+  );
+  logic a_last;
+  assign a_last = a_beat[0];
 
   // ---- group accumulator ----
   logic [TW-1:0] acc_max_q, gmax, x;
@@ -85,7 +100,7 @@ module bp_asm_mx #(
   assign gnz  = acc_nz_q || bnz;
   assign gsp  = acc_sp_q || bsp;
   assign gmax = (!acc_nz_q || (bnz && $signed(bmax) > $signed(acc_max_q))) ? bmax : acc_max_q;
-  assign gend = last || (gbeat_q == GbW'(GroupBeats - 1));
+  assign gend = a_last || (gbeat_q == GbW'(GroupBeats - 1));
 
   always_comb begin
     x = gmax - TW'(emax_elem_i);
@@ -94,8 +109,8 @@ module bp_asm_mx #(
     scale_byte = gsp ? 8'hFF : 8'(x + TW'(127));
   end
 
-  assign in_ready_o = beat_ready && (scale_ready || !mx_i);
-  assign fire       = in_valid_i && in_ready_o;
+  assign a_ready = beat_ready && (scale_ready || !mx_i);
+  assign fire    = a_valid && a_ready;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -126,7 +141,7 @@ module bp_asm_mx #(
   fifo_sync #(.Width(BeatW + 2), .Depth(2 * GroupBeats)) u_beats (
     .clk_i, .rst_ni,
     .in_valid_i(fire), .in_ready_o(beat_ready),
-    .in_data_i({in_beat_i, gbeat_q == '0, gend}),
+    .in_data_i({a_beat, gbeat_q == '0, gend}),
     .out_valid_o(bq_valid), .out_ready_i(out_valid_o && out_ready_i),
     .out_data_o({out_beat_o, out_gfirst_o, bq_glast}),
     .count_o(unused_bq_cnt)

@@ -6,11 +6,13 @@
 // layout) and the top t = min(ManBits, m + g) mantissa planes. Each stream beat carries Lanes
 // elements' bits (a bit-plane beat is Lanes bits LSB first, an EXPBYTE beat Lanes bytes), so a
 // stream delivers ceil(n / Lanes) beats. Unfetched mantissa bits read as zero (that is v').
-// Every lane converts its element (bp_asm_cvt), MX regions first get their group scale
-// (bp_asm_mx), and bp_asm_pack lays the codes out as the region's bytes.
+// MX regions first get their group scale (bp_asm_mx); every lane then converts its element in
+// three registered stages (bp_asm_dec, bp_asm_align, bp_asm_round), and bp_asm_pack lays the
+// codes out as the region's bytes.
 //
-/// Registers: the command/config registers, a spill register after the join, the MX stage's
-/// FIFOs, a spill register after conversion and one at the output. One command at a time: the
+/// Registers: the command/config registers, a spill register after the join, the MX stage (a
+/// pipe_reg and two FIFOs), pipe_regs after each converter stage, and a spill register at the
+/// output (so neither ready nor valid passes combinationally across the block). One command at a time: the
 /// next command is accepted after the previous one's last output beat (a few idle cycles per
 /// region read). Full rate: one beat of Lanes elements per cycle.
 `include "ndp_assert.svh"
@@ -84,7 +86,9 @@ module bp_assembler #(
       bp_pkg::FmtE3M2:                   begin cm = MW'(2); cemin = -TW'(2);  cmax = QW'(8'h1F); end
       bp_pkg::FmtE2M3:                   begin cm = MW'(3); cemin = '0;       cmax = QW'(8'h1F); end
       bp_pkg::FmtE2M1, bp_pkg::FmtMxfp4: begin cm = MW'(1); cemin = '0;       cmax = QW'(8'h07); end
-      default: ;  // FmtFull: every plane, word passed through
+      default: begin  // FmtFull: every plane; v' passes as eEmK with K = ManBits (exact)
+        cmax = (QW'((1 << ExpBits) - 2) << ManBits) | ((QW'(1) << ManBits) - QW'(1));
+      end
     endcase
     ct = (cmd_fmt_i == bp_pkg::FmtFull || 32'(cm) + 32'(cmd_guard_i) >= ManBits)
          ? MW'(ManBits) : cm + MW'(cmd_guard_i);
@@ -171,7 +175,7 @@ module bp_assembler #(
   end
 
   // ---- pipeline: join -> R1 -> MX stage -> convert -> R2 -> pack -> R3 ----
-  logic             r1_valid, mx_ready, mx_valid, r2_ready, r2_valid, r3_ready;
+  logic             r1_valid, mx_ready, mx_valid, r2_ready, r3_ready;
   logic [BeatW-1:0] r1_beat, mx_beat;
   logic             mx_gfirst, mx_special;
   logic [7:0]       mx_scale;
@@ -191,29 +195,83 @@ module bp_assembler #(
     .out_special_o(mx_special)
   );
 
-  logic [Lanes*ElemBits-1:0] codes, r2_codes;
-  logic [CntW-1:0]           mx_cnt, r2_cnt;
-  logic                      mx_last, r2_last, r2_gfirst;
-  logic [7:0]                r2_scale;
+  // Lane converter, three stages (decode | align | round), each registered by a pipe_reg.
+  localparam int unsigned DecW = 4 + (ManBits + 1) + TW;  // s, nan, inf, zero, sig, d
+  localparam int unsigned AlnW = 4 + QW + 1;              // s, nan, inf, zero, q0, inc
+  localparam int unsigned MetaW = CntW + 1 + 1 + 8 + 1;   // cnt, last, gfirst, scale, mx_zero
+
+  logic [CntW-1:0] mx_cnt;
+  logic            mx_last;
   assign mx_cnt  = mx_beat[1 +: CntW];
   assign mx_last = mx_beat[0];
 
-  for (genvar i = 0; i < Lanes; i++) begin : gen_lane
-    bp_asm_cvt #(.ExpBits(ExpBits), .ManBits(ManBits)) u_cvt (
-      .elem_i(mx_beat[CntW + 1 + i*ElemBits +: ElemBits]),
-      .fmt_i(fmt_q), .m_i(m_q), .emin_i(emin_q), .maxcode_i(maxcode_q), .shift_i(shift_q),
-      .xscale_i(mx_x), .mx_zero_i(mx_special),
-      .code_o(codes[i*ElemBits +: ElemBits])
+  logic [Lanes*DecW-1:0] dec, p2_dec;
+  for (genvar i = 0; i < Lanes; i++) begin : gen_dec
+    logic s, nan, inf, zero;
+    logic [ManBits:0] sig;
+    logic [TW-1:0] d;
+    bp_asm_dec #(.ExpBits(ExpBits), .ManBits(ManBits)) u_dec (
+      .elem_i(mx_beat[CntW + 1 + i*ElemBits +: ElemBits]), .emin_i(emin_q), .xscale_i(mx_x),
+      .s_o(s), .nan_o(nan), .inf_o(inf), .zero_o(zero), .sig_o(sig), .d_o(d)
     );
+    assign dec[i*DecW +: DecW] = {s, nan, inf, zero, sig, d};
   end
 
-  spill_reg #(.Width(Lanes*ElemBits + CntW + 10)) u_r2 (
+  logic            p2_valid, p2_ready, p3_valid, p3_ready, p4_valid, p4_ready;
+  logic [MetaW-1:0] p2_meta, p3_meta, p4_meta;
+  pipe_reg #(.Width(Lanes*DecW + MetaW)) u_p2 (
     .clk_i, .rst_ni,
     .in_valid_i(mx_valid), .in_ready_o(r2_ready),
-    .in_data_i({codes, mx_cnt, mx_last, mx_gfirst, mx_scale}),
-    .out_valid_o(r2_valid), .out_ready_i(r3_ready),
-    .out_data_o({r2_codes, r2_cnt, r2_last, r2_gfirst, r2_scale})
+    .in_data_i({dec, mx_cnt, mx_last, mx_gfirst, mx_scale, mx_special}),
+    .out_valid_o(p2_valid), .out_ready_i(p2_ready), .out_data_o({p2_dec, p2_meta})
   );
+
+  logic [Lanes*AlnW-1:0] aln, p3_aln;
+  for (genvar i = 0; i < Lanes; i++) begin : gen_align
+    logic s, nan, inf, zero, inc;
+    logic [ManBits:0] sig;
+    logic [TW-1:0] d;
+    logic [QW-1:0] q0;
+    assign {s, nan, inf, zero, sig, d} = p2_dec[i*DecW +: DecW];
+    bp_asm_align #(.ExpBits(ExpBits), .ManBits(ManBits)) u_align (
+      .sig_i(sig), .d_i(d), .nan_i(nan), .zero_i(zero), .m_i(m_q), .q0_o(q0), .inc_o(inc)
+    );
+    assign aln[i*AlnW +: AlnW] = {s, nan, inf, zero, q0, inc};
+  end
+
+  pipe_reg #(.Width(Lanes*AlnW + MetaW)) u_p3 (
+    .clk_i, .rst_ni,
+    .in_valid_i(p2_valid), .in_ready_o(p2_ready), .in_data_i({aln, p2_meta}),
+    .out_valid_o(p3_valid), .out_ready_i(p3_ready), .out_data_o({p3_aln, p3_meta})
+  );
+
+  logic [Lanes*ElemBits-1:0] codes, p4_codes;
+  for (genvar i = 0; i < Lanes; i++) begin : gen_round
+    logic s, nan, inf, zero, inc;
+    logic [QW-1:0] q0;
+    assign {s, nan, inf, zero, q0, inc} = p3_aln[i*AlnW +: AlnW];
+    bp_asm_round #(.ExpBits(ExpBits), .ManBits(ManBits)) u_round (
+      .fmt_i(fmt_q), .maxcode_i(maxcode_q), .shift_i(shift_q), .s_i(s), .nan_i(nan), .inf_i(inf),
+      .mx_zero_i(p3_meta[0]), .q0_i(q0), .inc_i(inc), .code_o(codes[i*ElemBits +: ElemBits])
+    );
+    logic unused_zero;
+    assign unused_zero = zero;
+  end
+
+  pipe_reg #(.Width(Lanes*ElemBits + MetaW)) u_p4 (
+    .clk_i, .rst_ni,
+    .in_valid_i(p3_valid), .in_ready_o(p3_ready), .in_data_i({codes, p3_meta}),
+    .out_valid_o(p4_valid), .out_ready_i(p4_ready), .out_data_o({p4_codes, p4_meta})
+  );
+
+  logic [CntW-1:0] r2_cnt;
+  logic            r2_last, r2_gfirst, r2_valid, unused_mxz;
+  logic [7:0]      r2_scale;
+  logic [Lanes*ElemBits-1:0] r2_codes;
+  assign {r2_cnt, r2_last, r2_gfirst, r2_scale, unused_mxz} = p4_meta;
+  assign r2_codes = p4_codes;
+  assign r2_valid = p4_valid;
+  assign p4_ready = r3_ready;
 
   logic [OutBytes*8-1:0] pdata;
   logic [NbW-1:0]        pnbytes;

@@ -69,7 +69,7 @@ module fifo_sync #(
   (* anyconst *) logic [FW-1:0] f_k;
   logic [FW-1:0]    f_in_cnt, f_out_cnt, f_dist;
   logic [Width-1:0] f_rec;
-  logic [PtrW:0]    f_slot;
+  logic [PtrW:0]    f_slot, f_wr;
 
   always @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
@@ -86,7 +86,13 @@ module fifo_sync #(
   always @(posedge clk_i) if (push && f_in_cnt == f_k) f_rec <= in_data_i;
 
   assign f_dist = f_k - f_out_cnt;
-  assign f_slot = {1'b0, rd_q} + f_dist[PtrW:0];
+  // rd + dist and rd + count, wrapped at Depth (both sums stay below 2 * Depth)
+  always @(*) begin
+    f_slot = {1'b0, rd_q} + f_dist[PtrW:0];
+    if (f_slot >= (PtrW+1)'(Depth)) f_slot = f_slot - (PtrW+1)'(Depth);
+    f_wr = {1'b0, rd_q} + (PtrW+1)'(cnt_q);
+    if (f_wr >= (PtrW+1)'(Depth)) f_wr = f_wr - (PtrW+1)'(Depth);
+  end
 
   always @(*) begin
     if (rst_ni) begin
@@ -94,10 +100,10 @@ module fifo_sync #(
       assert (out_valid_o == (cnt_q != '0));
       assert (in_ready_o == (cnt_q != CntW'(Depth)));
       assert (FW'(cnt_q) == FW'(f_in_cnt - f_out_cnt));
-      assert ({1'b0, wr_q} == (({1'b0, rd_q} + (PtrW+1)'(cnt_q)) % (PtrW+1)'(Depth)));
-      assert (rd_q < PtrW'(Depth) || Depth == 1);
+      assert ({1'b0, wr_q} == f_wr);
+      assert (32'(rd_q) < Depth);
       // the k-th item, while held, sits at its slot unchanged
-      if (FW'(f_dist) < FW'(cnt_q)) assert (mem_q[f_slot % (PtrW+1)'(Depth)] == f_rec);
+      if (FW'(f_dist) < FW'(cnt_q)) assert (mem_q[f_slot[PtrW-1:0]] == f_rec);
       // ordering: the k-th pop returns the k-th push
       if (pop && f_out_cnt == f_k) assert (out_data_o == f_rec);
     end
