@@ -7,6 +7,7 @@
 // (docs/kv.md). Checked against the golden model (ndp::kv_window_forward) while it streams.
 #include <cstring>
 
+#include "../../kv/kv_data.h"
 #include "../../kv/kv_env.h"
 #include "Vkv_window_odd.h"
 #include "Vkv_window_ref.h"
