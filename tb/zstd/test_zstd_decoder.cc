@@ -211,7 +211,7 @@ void malformed(int part, int count) {
     std::vector<uint8_t> m = v.frame;
     int kind = static_cast<int>(g.range(0, 3));
     if (kind == 0) {
-      m.resize(g.range(0, m.size() - 1));  // truncation
+      m.resize(g.range(1, m.size() - 1));  // truncation (the empty job is a directed case)
     } else {
       int flips = static_cast<int>(g.range(1, 3));
       size_t span = kind == 1 ? std::min<size_t>(m.size(), 48) : m.size();  // header region or anywhere
@@ -232,6 +232,11 @@ void malformed(int part, int count) {
                           << lib_err << "); saved as zstd_malformed_failing.zst";
       ASSERT_TRUE(r.bytes == ref) << v.name << " mutation " << i << ": " << first_diff(r.bytes, ref);
     } else if (lib_ok) {
+      if (rtl_stricter == 0) {
+        save_vector("zstd_malformed_stricter.zst", m);
+        std::printf("[zstd] first stricter case: %s mutation %d, RTL %s, libzstd gives %zu bytes (saved as "
+                    "zstd_malformed_stricter.zst)\n", v.name.c_str(), i, zstd_err_name(r.code), ref.size());
+      }
       ++rtl_stricter;
     }
     ++codes[zstd_err_name(r.code)];
