@@ -211,7 +211,8 @@ module zstd_lits #(
         LStreams: if (lit_free_i) state_q <= LWait;
         LWait: if (hs_busy_i == '0) begin
           code_q  <= zstd_pkg::ErrHuffman;
-          state_q <= (hs_err_i != '0) ? LErr : LDone;
+          // only the streams of this block count (an unused decoder keeps its last job's error)
+          state_q <= ((hs_err_i & (four_q ? 4'b1111 : 4'b0001)) != '0) ? LErr : LDone;
         end
         LDone, LErr: state_q <= LIdle;
         default: state_q <= LIdle;
