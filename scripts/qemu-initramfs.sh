@@ -8,8 +8,11 @@ out=${1:?usage: qemu-initramfs.sh OUT.cpio.gz INIT_SCRIPT [FILE:DEST ...]}
 init=${2:?init script}
 shift 2
 busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && ldd "$busybox" 2>&1 | grep -q 'not a dynamic executable' ||
-  { echo "qemu-initramfs: needs a static busybox (apt-get install busybox-static)" >&2; exit 77; }
+bb_ldd=$( [ -n "$busybox" ] && ldd "$busybox" 2>&1 || true)
+case "$bb_ldd" in
+  *"not a dynamic executable"*) ;;
+  *) echo "qemu-initramfs: needs a static busybox (apt-get install busybox-static)" >&2; exit 77 ;;
+esac
 command -v cpio >/dev/null || { echo "qemu-initramfs: needs cpio" >&2; exit 77; }
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
