@@ -132,18 +132,25 @@ module bp_aggregator #(
 
   // Beat data: one bank's word, or the EXPBYTE bytes of OutBytes elements gathered from the
   // exponent banks (element k's byte = its ExpBits exponent bits, zero extended).
-  logic [WordBits-1:0] beat_data;
+  logic [WordBits-1:0] beat_data, bank_word, eb_data;
   always_comb begin
-    beat_data = rdata[32'(rd_bank)*WordBits +: WordBits];
-    if (rd_eb) begin
-      beat_data = '0;
-      for (int unsigned k = 0; k < OutBytes; k++) begin
-        for (int unsigned j = 0; j < ExpBits; j++) begin
-          beat_data[k*8 + j] = rdata[(ManBits + j)*WordBits + 32'(rd_slice)*OutBytes + k];
-        end
-      end
+    bank_word = '0;
+    for (int unsigned b = 0; b < ElemBits; b++) begin
+      if (rd_bank == BankW'(b)) bank_word = rdata[b*WordBits +: WordBits];
     end
   end
+  always_comb begin
+    eb_data = '0;
+    for (int unsigned j = 0; j < ExpBits; j++) begin
+      logic [OutBytes-1:0] part;  // exponent bit j of the beat's OutBytes elements
+      part = '0;
+      for (int unsigned sl = 0; sl < 8; sl++) begin
+        if (rd_slice == 3'(sl)) part = rdata[(ManBits + j)*WordBits + sl*OutBytes +: OutBytes];
+      end
+      for (int unsigned k = 0; k < OutBytes; k++) eb_data[k*8 + j] = part[k];
+    end
+  end
+  assign beat_data = rd_eb ? eb_data : bank_word;
 
   // Credits: one per FIFO entry; a read is issued only when its beat has a place to land.
   assign out_fire = out_valid_o && out_ready_i;

@@ -1,10 +1,18 @@
-// bp_asm_mx: MX shared-scale stage of bp_assembler (docs/spec.md section 5.4).
+// bp_asm_mx: MX shared-scale stage of bp_assembler (docs/spec.md section 5.4), and the source of
+// the per-beat exponent offsets every converter lane uses.
 //
-// Beats of Lanes source elements (v') pass through a FIFO of two groups while the largest
-// element exponent of each group of 32 is found; a beat leaves only once its group's scale is
+// Beats of Lanes source elements (v') pass through a FIFO of two groups while the largest element
+// exponent of each group of 32 is found; in MX mode a beat leaves only once its group's scale is
 // known. Per group: any NaN/Inf -> scale 0xFF and zero elements; else X = clamp(emax - EmaxElem,
-// -127, 127), scale byte X + 127 (an all-zero group has scale 0). Outside MX mode beats pass
-// straight through the FIFO (scale unused).
+// -127, 127), scale byte X + 127 (an all-zero group has X = -127, scale 0). Outside MX mode X = 0.
+//
+// Exponents are compared as keys: key = e + ManBits for a normal element, ManBits - lz for a
+// subnormal one (lz = leading zeros of its mantissa), 0 for zero; key - (Bias + ManBits) is the
+// element's floor(log2|x|), so the keys order exactly like the exponents.
+//
+// The converter lanes get, per beat, xoffp = Bias - bt + X (bt = target bias) and
+// kshift = xoffp + 1 + (ManBits - m): bp_asm_dec turns them into the target exponent and the
+// alignment shift with one subtraction each.
 //
 /// Registers: a pipe_reg after the per-beat max tree (stage A), the group accumulator, the beat
 /// FIFO and the scale FIFO (both fifo_sync). Output valid depends only on FIFO state.
@@ -21,8 +29,11 @@ module bp_asm_mx #(
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  input  logic             mx_i,         // MX region active (quasi-static per command)
-  input  logic [3:0]       emax_elem_i,  // 8 (E4M3) or 2 (E2M1)
+  // per-command configuration (registers of the parent)
+  input  logic             mx_i,          // MX region
+  input  logic [TW-1:0]    c1_i,          // Bias + ManBits + EmaxElem (key of X = 0)
+  input  logic [TW-1:0]    xoffp_i,       // Bias - bt (xoffp at X = 0)
+  input  logic [TW-1:0]    kshift_i,      // Bias - bt + 1 + ManBits - m (kshift at X = 0)
   // beats: {elements, cnt, last}
   input  logic             in_valid_i,
   output logic             in_ready_o,
@@ -30,12 +41,13 @@ module bp_asm_mx #(
   output logic             out_valid_o,
   input  logic             out_ready_i,
   output logic [BeatW-1:0] out_beat_o,
-  output logic             out_gfirst_o,  // first beat of an MX group (carries the scale byte)
-  output logic [7:0]       out_scale_o,   // E8M0 scale byte of the beat's group
-  output logic [TW-1:0]    out_xscale_o,  // shared exponent X (signed); 0 outside MX mode
-  output logic             out_special_o  // group holds NaN/Inf: elements are zero
+  output logic             out_gfirst_o,   // first beat of an MX group (carries the scale byte)
+  output logic [7:0]       out_scale_o,    // E8M0 scale byte of the beat's group
+  output logic [TW-1:0]    out_xoffp_o,    // xoffp_i + X
+  output logic [TW-1:0]    out_kshift_o,   // kshift_i + X
+  output logic             out_special_o   // MX group holds NaN/Inf: elements are zero
 );
-  localparam int unsigned Bias = (1 << (ExpBits - 1)) - 1;
+  localparam int unsigned KW = ExpBits + 1;  // key width
   localparam int unsigned GroupBeats = bp_pkg::MxGroup / Lanes;
   localparam int unsigned GbW = (GroupBeats > 1) ? $clog2(GroupBeats) : 1;
   localparam int unsigned MW = $clog2(ManBits + 1);
@@ -43,12 +55,10 @@ module bp_asm_mx #(
   logic [Lanes*ElemBits-1:0] elems;
   assign elems = in_beat_i[BeatW-1 -: Lanes*ElemBits];
 
-  // ---- stage A: per-lane true exponent, then a balanced max tree over the beat ----
-  // Node n of the heap (1 .. 2*Lanes-1, leaves at Lanes + i) holds {valid, te}; valid means a
-  // finite non-zero element below it. The root gives the beat's largest exponent.
-  localparam int unsigned NodeW = TW + 1;
-  logic [2*Lanes*NodeW-1:0] node;
-  logic                     a_sp;
+  // ---- stage A: per-lane key, then a balanced max tree over the beat (heap order, leaves at
+  // Lanes + i, root at 1) ----
+  logic [2*Lanes*KW-1:0] node;
+  logic                  a_sp;
   always_comb begin
     node = '0;
     a_sp = 1'b0;
@@ -56,57 +66,68 @@ module bp_asm_mx #(
       logic [ExpBits-1:0] e;
       logic [ManBits-1:0] f;
       logic [MW-1:0]      lz;
-      logic [TW-1:0]      te;
+      logic [KW-1:0]      key;
       e  = elems[i*ElemBits + ManBits +: ExpBits];
       f  = elems[i*ElemBits +: ManBits];
       lz = '0;
       for (int j = 0; j < ManBits; j++) begin
         if (f[j]) lz = MW'(ManBits - 1 - j);
       end
-      te = (e != '0) ? TW'(e) - TW'(Bias) : -TW'(Bias) - TW'(lz);
-      // lanes past cnt hold zeros (the join clears them): neither special nor non-zero
+      // lanes past cnt hold zeros (the join clears them): key 0, not special
+      if (e == '1) key = '0;
+      else if (e != '0) key = KW'(e) + KW'(ManBits);
+      else if (f != '0) key = KW'(ManBits) - KW'(lz);
+      else key = '0;
       if (e == '1) a_sp = 1'b1;
-      node[(Lanes + i)*NodeW +: NodeW] = {(e != '1) && (e != '0 || f != '0), te};
+      node[(Lanes + i)*KW +: KW] = key;
     end
     for (int unsigned n = Lanes - 1; n >= 1; n--) begin
-      logic [NodeW-1:0] l, r;
-      l = node[(2*n)*NodeW +: NodeW];
-      r = node[(2*n + 1)*NodeW +: NodeW];
-      if (!l[TW] || (r[TW] && $signed(r[TW-1:0]) > $signed(l[TW-1:0]))) node[n*NodeW +: NodeW] = r;
-      else node[n*NodeW +: NodeW] = l;
+      logic [KW-1:0] l, r;
+      l = node[(2*n)*KW +: KW];
+      r = node[(2*n + 1)*KW +: KW];
+      node[n*KW +: KW] = (r > l) ? r : l;
     end
   end
 
-  // Stage register: the beat with its summary (largest exponent, any non-zero, any NaN/Inf).
-  logic             a_valid, a_ready;
+  logic             a_valid, a_ready, a_sp_q;
   logic [BeatW-1:0] a_beat;
-  logic [TW-1:0]    bmax;
-  logic             bnz, bsp;
-  pipe_reg #(.Width(BeatW + TW + 2)) u_stage_a (
+  logic [KW-1:0]    bkey;
+  pipe_reg #(.Width(BeatW + KW + 1)) u_stage_a (
     .clk_i, .rst_ni,
-    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, node[NodeW +: NodeW], a_sp}),
-    .out_valid_o(a_valid), .out_ready_i(a_ready), .out_data_o({a_beat, bnz, bmax, bsp})
+    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, node[KW +: KW], a_sp}),
+    .out_valid_o(a_valid), .out_ready_i(a_ready), .out_data_o({a_beat, bkey, a_sp_q})
   );
-  logic a_last;
-  assign a_last = a_beat[0];
 
-  // ---- group accumulator ----
-  logic [TW-1:0] acc_max_q, gmax, x;
-  logic          acc_nz_q, acc_sp_q, gnz, gsp, gend;
+  // ---- stage B: group accumulator and the group's offsets ----
+  logic [KW-1:0]  acc_key_q, gkey;
+  logic           acc_sp_q, gsp, gend, lo, hi;
   logic [GbW-1:0] gbeat_q;
-  logic          fire, beat_ready, scale_ready, scale_valid, scale_pop;
-  logic [7:0]    scale_byte;
+  logic           fire, beat_ready, scale_ready, scale_valid, scale_pop;
+  logic [TW-1:0]  gxoffp, gkshift;
+  logic [7:0]     gscale;
 
-  assign gnz  = acc_nz_q || bnz;
-  assign gsp  = acc_sp_q || bsp;
-  assign gmax = (!acc_nz_q || (bnz && $signed(bmax) > $signed(acc_max_q))) ? bmax : acc_max_q;
-  assign gend = a_last || (gbeat_q == GbW'(GroupBeats - 1));
+  assign gkey = (bkey > acc_key_q) ? bkey : acc_key_q;
+  assign gsp  = acc_sp_q || a_sp_q;
+  assign gend = a_beat[0] || (gbeat_q == GbW'(GroupBeats - 1));
 
+  // X = clamp(key - c1, -127, 127); an all-zero group (key 0) clamps to -127.
   always_comb begin
-    x = gmax - TW'(emax_elem_i);
-    if (!gnz || $signed(x) < -$signed(TW'(127))) x = -TW'(127);
-    if ($signed(x) > $signed(TW'(127))) x = TW'(127);
-    scale_byte = gsp ? 8'hFF : 8'(x + TW'(127));
+    lo = (gkey == '0) || ($signed({1'b0, TW'(gkey)}) < $signed({c1_i[TW-1], c1_i} - (TW+1)'(127)));
+    hi = $signed({1'b0, TW'(gkey)}) > $signed({c1_i[TW-1], c1_i} + (TW+1)'(127));
+    if (lo) begin
+      gxoffp  = xoffp_i - TW'(127);
+      gkshift = kshift_i - TW'(127);
+      gscale  = 8'd0;
+    end else if (hi) begin
+      gxoffp  = xoffp_i + TW'(127);
+      gkshift = kshift_i + TW'(127);
+      gscale  = 8'd254;
+    end else begin
+      gxoffp  = xoffp_i + TW'(gkey) - c1_i;
+      gkshift = kshift_i + TW'(gkey) - c1_i;
+      gscale  = 8'(TW'(gkey) - c1_i + TW'(127));
+    end
+    if (gsp) gscale = 8'hFF;
   end
 
   assign a_ready = beat_ready && (scale_ready || !mx_i);
@@ -114,18 +135,16 @@ module bp_asm_mx #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      acc_max_q <= '0;
-      acc_nz_q  <= 1'b0;
+      acc_key_q <= '0;
       acc_sp_q  <= 1'b0;
       gbeat_q   <= '0;
     end else if (fire) begin
       if (gend) begin
-        acc_nz_q <= 1'b0;
-        acc_sp_q <= 1'b0;
-        gbeat_q  <= '0;
+        acc_key_q <= '0;
+        acc_sp_q  <= 1'b0;
+        gbeat_q   <= '0;
       end else begin
-        acc_max_q <= gmax;
-        acc_nz_q  <= gnz;
+        acc_key_q <= gkey;
         acc_sp_q  <= gsp;
         gbeat_q   <= gbeat_q + 1'b1;
       end
@@ -136,7 +155,7 @@ module bp_asm_mx #(
   logic             bq_valid, bq_glast;
   logic [1:0]       unused_sq_cnt;
   logic [$clog2(2*GroupBeats+1)-1:0] unused_bq_cnt;
-  logic [TW+8:0]    sq_data;
+  logic [2*TW+8:0]  sq_data;
 
   fifo_sync #(.Width(BeatW + 2), .Depth(2 * GroupBeats)) u_beats (
     .clk_i, .rst_ni,
@@ -148,17 +167,18 @@ module bp_asm_mx #(
   );
 
   assign scale_pop = out_valid_o && out_ready_i && bq_glast && mx_i;
-  fifo_sync #(.Width(TW + 9), .Depth(2)) u_scales (
+  fifo_sync #(.Width(2*TW + 9), .Depth(2)) u_scales (
     .clk_i, .rst_ni,
     .in_valid_i(fire && gend && mx_i), .in_ready_o(scale_ready),
-    .in_data_i({x, scale_byte, gsp}),
+    .in_data_i({gxoffp, gkshift, gscale, gsp}),
     .out_valid_o(scale_valid), .out_ready_i(scale_pop),
     .out_data_o(sq_data),
     .count_o(unused_sq_cnt)
   );
 
   assign out_valid_o   = bq_valid && (scale_valid || !mx_i);
-  assign out_xscale_o  = mx_i ? sq_data[TW+8:9] : '0;
+  assign out_xoffp_o   = mx_i ? sq_data[2*TW+8 -: TW] : xoffp_i;
+  assign out_kshift_o  = mx_i ? sq_data[TW+8 -: TW] : kshift_i;
   assign out_scale_o   = sq_data[8:1];
   assign out_special_o = mx_i && sq_data[0];
 
@@ -167,5 +187,6 @@ module bp_asm_mx #(
   `NDP_ASSERT_INIT(lanes_divide_group_a, Lanes <= bp_pkg::MxGroup && bp_pkg::MxGroup % Lanes == 0)
   `NDP_ASSERT(scale_with_group_a, !(mx_i && scale_valid) || bq_valid)
   `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i,
-                     {out_beat_o, out_gfirst_o, out_scale_o, out_xscale_o, out_special_o})
+                     {out_beat_o, out_gfirst_o, out_scale_o, out_xoffp_o, out_kshift_o,
+                      out_special_o})
 endmodule

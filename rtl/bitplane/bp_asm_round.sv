@@ -24,12 +24,13 @@ module bp_asm_round #(
   input  logic                inc_i,
   output logic [ElemBits-1:0] code_o      // output code, LSB aligned (sign at the format's MSB)
 );
-  logic [QW-1:0]       q;
+  logic [ElemBits-2:0] q;  // the code's low bits (any wider value overflows)
   logic                ovf;
   logic [ElemBits-2:0] mag, inf_word, nan_word;
 
-  assign q        = q0_i + QW'(inc_i);
-  assign ovf      = (q > maxcode_i);
+  // q > maxcode without waiting for the increment's carry
+  assign q        = q0_i[ElemBits-2:0] + (ElemBits-1)'(inc_i);
+  assign ovf      = (q0_i > maxcode_i) || (inc_i && q0_i == maxcode_i);
   assign inf_word = {{ExpBits{1'b1}}, {ManBits{1'b0}}};
   assign nan_word = {{ExpBits{1'b1}}, 1'b1, {(ManBits - 1){1'b0}}};  // canonical quiet NaN
 

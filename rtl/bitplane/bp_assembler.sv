@@ -61,9 +61,8 @@ module bp_assembler #(
   // ---- command and per-region configuration ----
   bp_pkg::fmt_e  fmt_q;
   logic [MW-1:0] m_q, t_q, shift_q;
-  logic [TW-1:0] emin_q;
+  logic [TW-1:0] c1_q, xoffp_q, kshift_q;
   logic [QW-1:0] maxcode_q;
-  logic [3:0]    emax_elem_q;
   logic          expbyte_q, mx_q, busy_q, joining_q;
   logic [31:0]   rem_q;
   logic          cmd_fire, out_fire;
@@ -104,11 +103,14 @@ module bp_assembler #(
       m_q         <= cm;
       t_q         <= ct;
       shift_q     <= MW'(ManBits) - cm;
-      emin_q      <= cemin;
+      // offsets of bp_asm_mx/bp_asm_dec (X = 0): xoffp = Bias - bt = Bias + emin - 1,
+      // kshift = xoffp + 1 + ManBits - m, c1 = key of X = 0 = Bias + ManBits + EmaxElem
+      xoffp_q     <= TW'(Bias) + cemin - TW'(1);
+      kshift_q    <= TW'(Bias) + cemin + TW'(ManBits) - TW'(cm);
+      c1_q        <= TW'(Bias + ManBits) + ((cmd_fmt_i == bp_pkg::FmtMxfp8) ? TW'(8) : TW'(2));
       maxcode_q   <= cmax;
       expbyte_q   <= cmd_expbyte_i;
       mx_q        <= (cmd_fmt_i == bp_pkg::FmtMxfp8 || cmd_fmt_i == bp_pkg::FmtMxfp4);
-      emax_elem_q <= (cmd_fmt_i == bp_pkg::FmtMxfp8) ? 4'd8 : 4'd2;
     end
   end
 
@@ -175,11 +177,11 @@ module bp_assembler #(
   end
 
   // ---- pipeline: join -> R1 -> MX stage -> convert -> R2 -> pack -> R3 ----
-  logic             r1_valid, mx_ready, mx_valid, r2_ready, r3_ready;
+  logic             r1_valid, mx_ready, mx_valid, mx_out_ready, r3_ready;
   logic [BeatW-1:0] r1_beat, mx_beat;
   logic             mx_gfirst, mx_special;
   logic [7:0]       mx_scale;
-  logic [TW-1:0]    mx_x;
+  logic [TW-1:0]    mx_xoffp, mx_kshift;
 
   spill_reg #(.Width(BeatW)) u_r1 (
     .clk_i, .rst_ni,
@@ -188,41 +190,55 @@ module bp_assembler #(
   );
 
   bp_asm_mx #(.ExpBits(ExpBits), .ManBits(ManBits), .Lanes(Lanes)) u_mx (
-    .clk_i, .rst_ni, .mx_i(mx_q), .emax_elem_i(emax_elem_q),
+    .clk_i, .rst_ni, .mx_i(mx_q), .c1_i(c1_q), .xoffp_i(xoffp_q), .kshift_i(kshift_q),
     .in_valid_i(r1_valid), .in_ready_o(mx_ready), .in_beat_i(r1_beat),
-    .out_valid_o(mx_valid), .out_ready_i(r2_ready), .out_beat_o(mx_beat),
-    .out_gfirst_o(mx_gfirst), .out_scale_o(mx_scale), .out_xscale_o(mx_x),
-    .out_special_o(mx_special)
+    .out_valid_o(mx_valid), .out_ready_i(mx_out_ready), .out_beat_o(mx_beat),
+    .out_gfirst_o(mx_gfirst), .out_scale_o(mx_scale), .out_xoffp_o(mx_xoffp),
+    .out_kshift_o(mx_kshift), .out_special_o(mx_special)
+  );
+
+  // Register the MX stage's output (its FIFO read mux) before the converter lanes.
+  logic             p1_valid, p1_ready, p1_gfirst, p1_special;
+  logic [BeatW-1:0] p1_beat;
+  logic [7:0]       p1_scale;
+  logic [TW-1:0]    p1_xoffp, p1_kshift;
+  pipe_reg #(.Width(BeatW + 1 + 8 + 2*TW + 1)) u_p1 (
+    .clk_i, .rst_ni,
+    .in_valid_i(mx_valid), .in_ready_o(mx_out_ready),
+    .in_data_i({mx_beat, mx_gfirst, mx_scale, mx_xoffp, mx_kshift, mx_special}),
+    .out_valid_o(p1_valid), .out_ready_i(p1_ready),
+    .out_data_o({p1_beat, p1_gfirst, p1_scale, p1_xoffp, p1_kshift, p1_special})
   );
 
   // Lane converter, three stages (decode | align | round), each registered by a pipe_reg.
-  localparam int unsigned DecW = 4 + (ManBits + 1) + TW;  // s, nan, inf, zero, sig, d
+  localparam int unsigned DecW = 4 + (ManBits + 1) + 2*TW;  // s, nan, inf, zero, sig, dp, shw
   localparam int unsigned AlnW = 4 + QW + 1;              // s, nan, inf, zero, q0, inc
   localparam int unsigned MetaW = CntW + 1 + 1 + 8 + 1;   // cnt, last, gfirst, scale, mx_zero
 
-  logic [CntW-1:0] mx_cnt;
-  logic            mx_last;
-  assign mx_cnt  = mx_beat[1 +: CntW];
-  assign mx_last = mx_beat[0];
+  logic [CntW-1:0] p1_cnt;
+  logic            p1_last;
+  assign p1_cnt  = p1_beat[1 +: CntW];
+  assign p1_last = p1_beat[0];
 
   logic [Lanes*DecW-1:0] dec, p2_dec;
   for (genvar i = 0; i < Lanes; i++) begin : gen_dec
     logic s, nan, inf, zero;
     logic [ManBits:0] sig;
-    logic [TW-1:0] d;
+    logic [TW-1:0] dp, shw;
     bp_asm_dec #(.ExpBits(ExpBits), .ManBits(ManBits)) u_dec (
-      .elem_i(mx_beat[CntW + 1 + i*ElemBits +: ElemBits]), .emin_i(emin_q), .xscale_i(mx_x),
-      .s_o(s), .nan_o(nan), .inf_o(inf), .zero_o(zero), .sig_o(sig), .d_o(d)
+      .elem_i(p1_beat[CntW + 1 + i*ElemBits +: ElemBits]), .xoffp_i(p1_xoffp),
+      .kshift_i(p1_kshift), .s_o(s), .nan_o(nan), .inf_o(inf), .zero_o(zero), .sig_o(sig),
+      .dp_o(dp), .shw_o(shw)
     );
-    assign dec[i*DecW +: DecW] = {s, nan, inf, zero, sig, d};
+    assign dec[i*DecW +: DecW] = {s, nan, inf, zero, sig, dp, shw};
   end
 
   logic            p2_valid, p2_ready, p3_valid, p3_ready, p4_valid, p4_ready;
   logic [MetaW-1:0] p2_meta, p3_meta, p4_meta;
   pipe_reg #(.Width(Lanes*DecW + MetaW)) u_p2 (
     .clk_i, .rst_ni,
-    .in_valid_i(mx_valid), .in_ready_o(r2_ready),
-    .in_data_i({dec, mx_cnt, mx_last, mx_gfirst, mx_scale, mx_special}),
+    .in_valid_i(p1_valid), .in_ready_o(p1_ready),
+    .in_data_i({dec, p1_cnt, p1_last, p1_gfirst, p1_scale, p1_special}),
     .out_valid_o(p2_valid), .out_ready_i(p2_ready), .out_data_o({p2_dec, p2_meta})
   );
 
@@ -230,11 +246,12 @@ module bp_assembler #(
   for (genvar i = 0; i < Lanes; i++) begin : gen_align
     logic s, nan, inf, zero, inc;
     logic [ManBits:0] sig;
-    logic [TW-1:0] d;
+    logic [TW-1:0] dp, shw;
     logic [QW-1:0] q0;
-    assign {s, nan, inf, zero, sig, d} = p2_dec[i*DecW +: DecW];
+    assign {s, nan, inf, zero, sig, dp, shw} = p2_dec[i*DecW +: DecW];
     bp_asm_align #(.ExpBits(ExpBits), .ManBits(ManBits)) u_align (
-      .sig_i(sig), .d_i(d), .nan_i(nan), .zero_i(zero), .m_i(m_q), .q0_o(q0), .inc_o(inc)
+      .sig_i(sig), .dp_i(dp), .shw_i(shw), .nan_i(nan), .zero_i(zero), .m_i(m_q),
+      .mm_i(shift_q), .q0_o(q0), .inc_o(inc)
     );
     assign aln[i*AlnW +: AlnW] = {s, nan, inf, zero, q0, inc};
   end
