@@ -90,7 +90,7 @@ module zstd_fse_build (
 
   // Table RAM ports.
   zstd_pkg::fse_ent_t went, rent;
-  assign rent = zstd_pkg::fse_ent_t'(tr_data_i);
+  assign rent = tr_data_i;
   logic signed [10:0] cur_norm;
   assign cur_norm = norm_q[sym_q[5:0]];
   logic [7:0] rs;

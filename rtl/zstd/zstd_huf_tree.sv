@@ -68,7 +68,7 @@ module zstd_huf_tree #(
   logic [8:0]       ri_q [12];
   zstd_pkg::fse_ent_t ent;
 
-  assign ent = zstd_pkg::fse_ent_t'(tr_data_i);
+  assign ent = tr_data_i;
 
   function automatic logic [3:0] hb13(input logic [12:0] x);
     hb13 = 4'd0;

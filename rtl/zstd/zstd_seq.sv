@@ -75,7 +75,8 @@ module zstd_seq #(
   logic [3:0]      al_q [3];
   logic            tv_q [3];
   logic [8:0]      st_q [3];
-  zstd_pkg::fse_ent_t e_q [3];
+  // one register per table (Yosys 0.23 mis-resolves fields of arrays of structs)
+  zstd_pkg::fse_ent_t e0_q, e1_q, e2_q;
   logic [31:0]     rep_q [3];
   logic [31:0]     ofv_q;
   logic [17:0]     ll_q, ml_q;
@@ -207,12 +208,12 @@ module zstd_seq #(
       QLk0: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabLL, st_q[0]}; end
       QLk1: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabOF, st_q[1]}; end
       QLk2: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabML, st_q[2]}; end
-      QOf: rd_n = 6'(e_q[1].sym[4:0]);
-      QMl: rd_n = 6'(ml_bits(e_q[2].sym[5:0]));
-      QLl: rd_n = 6'(ll_bits(e_q[0].sym[5:0]));
-      QU0: rd_n = 6'(e_q[0].nb);
-      QU1: rd_n = 6'(e_q[2].nb);
-      QU2: rd_n = 6'(e_q[1].nb);
+      QOf: rd_n = 6'(e1_q.sym[4:0]);
+      QMl: rd_n = 6'(ml_bits(e2_q.sym[5:0]));
+      QLl: rd_n = 6'(ll_bits(e0_q.sym[5:0]));
+      QU0: rd_n = 6'(e0_q.nb);
+      QU1: rd_n = 6'(e2_q.nb);
+      QU2: rd_n = 6'(e1_q.nb);
       default: ;
     endcase
     if (bwd_ready_i && (state_q == QSt0 || state_q == QSt1 || state_q == QSt2 || state_q == QOf ||
@@ -240,8 +241,9 @@ module zstd_seq #(
       room_q <= '0; nseq_q <= '0; modes_q <= '0; t_q <= '0; ofv_q <= '0; ll_q <= '0; ml_q <= '0;
       off_q <= '0; code_q <= zstd_pkg::ErrNone;
       for (int k = 0; k < 3; k++) begin
-        al_q[k] <= '0; tv_q[k] <= 1'b0; st_q[k] <= '0; e_q[k] <= '0;
+        al_q[k] <= '0; tv_q[k] <= 1'b0; st_q[k] <= '0;
       end
+      e0_q <= '0; e1_q <= '0; e2_q <= '0;
       rep_q[0] <= 32'd1; rep_q[1] <= 32'd4; rep_q[2] <= 32'd8;
     end else begin
       if (frame_start_i) begin
@@ -305,12 +307,12 @@ module zstd_seq #(
         QSt1: if (rd_ok) begin st_q[1] <= 9'(bits); state_q <= QSt2; end
         QSt2: if (rd_ok) begin st_q[2] <= 9'(bits); state_q <= QLk0; end
         QLk0: state_q <= QLk1;
-        QLk1: begin e_q[0] <= zstd_pkg::fse_ent_t'(tr_data_i); state_q <= QLk2; end
-        QLk2: begin e_q[1] <= zstd_pkg::fse_ent_t'(tr_data_i); state_q <= QLk3; end
-        QLk3: begin e_q[2] <= zstd_pkg::fse_ent_t'(tr_data_i); state_q <= QOf; end
-        QOf: if (rd_ok) begin ofv_q <= (32'd1 << e_q[1].sym[4:0]) + bits; state_q <= QMl; end
-        QMl: if (rd_ok) begin ml_q <= 18'(ml_base(e_q[2].sym[5:0])) + 18'(bits); state_q <= QLl; end
-        QLl: if (rd_ok) begin ll_q <= 18'(ll_base(e_q[0].sym[5:0])) + 18'(bits); state_q <= QRes; end
+        QLk1: begin e0_q <= tr_data_i; state_q <= QLk2; end
+        QLk2: begin e1_q <= tr_data_i; state_q <= QLk3; end
+        QLk3: begin e2_q <= tr_data_i; state_q <= QOf; end
+        QOf: if (rd_ok) begin ofv_q <= (32'd1 << e1_q.sym[4:0]) + bits; state_q <= QMl; end
+        QMl: if (rd_ok) begin ml_q <= 18'(ml_base(e2_q.sym[5:0])) + 18'(bits); state_q <= QLl; end
+        QLl: if (rd_ok) begin ll_q <= 18'(ll_base(e0_q.sym[5:0])) + 18'(bits); state_q <= QRes; end
         QRes: begin
           off_q <= roff;
           rep_q[0] <= r0n; rep_q[1] <= r1n; rep_q[2] <= r2n;
@@ -332,9 +334,9 @@ module zstd_seq #(
           nseq_q  <= nseq_q - 17'd1;
           state_q <= (nseq_q == 17'd1) ? QEnd : QU0;
         end
-        QU0: if (rd_ok) begin st_q[0] <= 9'(e_q[0].base) + 9'(bits); state_q <= QU1; end
-        QU1: if (rd_ok) begin st_q[2] <= 9'(e_q[2].base) + 9'(bits); state_q <= QU2; end
-        QU2: if (rd_ok) begin st_q[1] <= 9'(e_q[1].base) + 9'(bits); state_q <= QLk0; end
+        QU0: if (rd_ok) begin st_q[0] <= 9'(e0_q.base) + 9'(bits); state_q <= QU1; end
+        QU1: if (rd_ok) begin st_q[2] <= 9'(e2_q.base) + 9'(bits); state_q <= QU2; end
+        QU2: if (rd_ok) begin st_q[1] <= 9'(e1_q.base) + 9'(bits); state_q <= QLk0; end
         QEnd: begin
           if (lsz_q == lused_q) state_q <= QDone;
           else if (32'(bout_q) + 32'(lsz_q - lused_q) > room_q) begin
