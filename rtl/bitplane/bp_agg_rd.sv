@@ -23,7 +23,7 @@ module bp_agg_rd #(
   input  logic                rst_ni,
   // buffer state from the parent
   input  logic [1:0]          buf_full_i,
-  input  logic [2*NW-1:0]     buf_n_i,        // elements of buffer 1 and 0
+  input  logic [2*NW-1:0]     buf_nm1_i,      // elements - 1 of buffer 1 and 0
   input  logic [1:0]          buf_expbyte_i,
   input  logic [1:0]          buf_last_i,
   output logic                release_o,      // last beat of the buffer issued this cycle
@@ -51,19 +51,20 @@ module bp_agg_rd #(
 
   logic             buf_q;
   logic [SlotW-1:0] slot_q, nslots;
-  logic [BeatW-1:0] beat_q, nbeats, bit_beats, eb_beats;
-  logic [NW-1:0]    n, bit_bytes;
+  logic [BeatW-1:0] beat_q, lastbeat, bit_lastbeat, eb_lastbeat;
+  logic [NW-1:0]    nm1;
   logic             ebuf, eb_slot, last_beat, last_slot;
   logic [7:0]       plane;
   logic [NbW-1:0]   nbytes;
 
-  assign n    = buf_n_i[buf_q*NW +: NW];
+  assign nm1  = buf_nm1_i[buf_q*NW +: NW];
   assign ebuf = buf_expbyte_i[buf_q] && (ExpBits != 0);
 
-  // Plane block geometry of this chunk (n elements).
-  assign bit_bytes = (n + NW'(7)) >> 3;
-  assign bit_beats = (n + NW'(WordBits - 1)) >> WordSh;
-  assign eb_beats  = (n + NW'(OutBytes - 1)) >> ByteSh;
+  // Plane block geometry of this chunk (n elements), all by slicing n - 1: a bit-plane block has
+  // ceil(n/8) bytes in ceil(n/WordBits) beats, the last holding ((n-1) >> 3) mod OutBytes + 1
+  // bytes; the EXPBYTE block has n bytes in ceil(n/OutBytes) beats, the last (n-1) mod OutBytes + 1.
+  assign bit_lastbeat = nm1 >> WordSh;
+  assign eb_lastbeat  = nm1 >> ByteSh;
 
   // Storage order: sign, exponent (bit-planes MSB first, or the one EXPBYTE block), mantissa.
   always_comb begin
@@ -81,13 +82,13 @@ module bp_agg_rd #(
     end
   end
 
-  assign nbeats    = eb_slot ? eb_beats : bit_beats;
-  assign last_beat = (beat_q == nbeats - 1'b1);
+  assign lastbeat  = eb_slot ? eb_lastbeat : bit_lastbeat;
+  assign last_beat = (beat_q == lastbeat);
   assign last_slot = (slot_q == nslots - 1'b1);
   always_comb begin
     if (!last_beat) nbytes = NbW'(OutBytes);
-    else if (eb_slot) nbytes = NbW'(n - NW'(beat_q << ByteSh));
-    else nbytes = NbW'(bit_bytes - NW'(beat_q << ByteSh));
+    else if (eb_slot) nbytes = NbW'(nm1[ByteSh-1:0]) + NbW'(1);
+    else nbytes = NbW'(nm1[WordSh-1:3]) + NbW'(1);
   end
 
   assign issue_o       = buf_full_i[buf_q] && credit_i;
@@ -137,8 +138,8 @@ module bp_agg_rd #(
   // Assertions
   `NDP_ASSERT_INIT(geometry_a, WordsPerBuf >= 2 && OutBytes == WordBits / 8 &&
                                (ExpBits == 0 || ExpBits <= 8))
-  `NDP_ASSERT(n_legal_a, !buf_full_i[buf_q] || (n != '0 && 32'(n) <= MaxChunkElems))
+  `NDP_ASSERT(n_legal_a, !buf_full_i[buf_q] || 32'(nm1) < MaxChunkElems)
   `NDP_ASSERT(slot_in_range_a, !buf_full_i[buf_q] || slot_q < nslots)
-  `NDP_ASSERT(beat_in_range_a, !buf_full_i[buf_q] || beat_q < nbeats)
+  `NDP_ASSERT(beat_in_range_a, !buf_full_i[buf_q] || beat_q <= lastbeat)
   `NDP_ASSERT(nbytes_legal_a, !issue_o || (nbytes != '0 && nbytes <= NbW'(OutBytes)))
 endmodule

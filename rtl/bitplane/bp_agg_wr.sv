@@ -31,7 +31,7 @@ module bp_agg_wr #(
   input  logic [1:0]                  buf_full_i,
   output logic                        done_o,       // chunk complete this cycle
   output logic                        done_buf_o,
-  output logic [NW-1:0]               done_n_o,
+  output logic [NW-1:0]               done_nm1_o,   // elements of the chunk - 1
   output logic                        done_expbyte_o,
   output logic                        done_last_o,
   // bank write port (shared by all ElemBits banks)
@@ -44,7 +44,7 @@ module bp_agg_wr #(
   localparam int unsigned WordSh = $clog2(WordBits);
 
   logic          buf_q, expbyte_q;
-  logic [NW-1:0] cnt_q, limit_q, limit, cnt_next;
+  logic [NW-1:0] cnt_q, limit_q, limitm_q, limit, cnt_next;
   logic          fire, first;
 
   assign in_ready_o = !buf_full_i[buf_q];
@@ -69,9 +69,11 @@ module bp_agg_wr #(
     wlane_o[cnt_q[LaneSh +: $clog2(ElemBits)]] = 1'b1;
   end
 
-  assign done_o         = fire && (in_last_i || cnt_next == limit);
+  // A chunk ends with its last full beat: cnt == limit - Lanes (registered), or a one-beat chunk.
+  assign done_o         = fire && (in_last_i || (first ? cfg_chunk_elems_i == NW'(Lanes)
+                                                       : cnt_q == limitm_q));
   assign done_buf_o     = buf_q;
-  assign done_n_o       = cnt_next;
+  assign done_nm1_o     = cnt_q + NW'(in_cnt_i) - NW'(1);
   assign done_expbyte_o = first ? cfg_expbyte_i : expbyte_q;
   assign done_last_o    = in_last_i;
 
@@ -80,10 +82,12 @@ module bp_agg_wr #(
       buf_q     <= 1'b0;
       cnt_q     <= '0;
       limit_q   <= '0;
+      limitm_q  <= '0;
       expbyte_q <= 1'b0;
     end else if (fire) begin
       if (first) begin
         limit_q   <= cfg_chunk_elems_i;
+        limitm_q  <= cfg_chunk_elems_i - NW'(Lanes);
         expbyte_q <= cfg_expbyte_i;
       end
       if (done_o) begin

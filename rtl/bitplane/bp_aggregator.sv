@@ -56,9 +56,9 @@ module bp_aggregator #(
 
   // ---- buffer state -------------------------------------------------------------------------
   logic [1:0]      full_q, expbyte_q, last_q;
-  logic [2*NW-1:0] n_q;
+  logic [2*NW-1:0] nm1_q;
   logic            wdone, wdone_buf, wdone_eb, wdone_last, release_v, release_buf;
-  logic [NW-1:0]   wdone_n;
+  logic [NW-1:0]   wdone_nm1;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -72,7 +72,7 @@ module bp_aggregator #(
   end
   always_ff @(posedge clk_i) begin
     if (wdone) begin
-      n_q[wdone_buf*NW +: NW] <= wdone_n;
+      nm1_q[wdone_buf*NW +: NW] <= wdone_nm1;
       expbyte_q[wdone_buf]    <= wdone_eb;
       last_q[wdone_buf]       <= wdone_last;
     end
@@ -93,7 +93,7 @@ module bp_aggregator #(
     .cfg_chunk_elems_i, .cfg_expbyte_i,
     .in_valid_i, .in_ready_o, .in_data_i, .in_cnt_i, .in_last_i,
     .buf_full_i(full_q),
-    .done_o(wdone), .done_buf_o(wdone_buf), .done_n_o(wdone_n), .done_expbyte_o(wdone_eb),
+    .done_o(wdone), .done_buf_o(wdone_buf), .done_nm1_o(wdone_nm1), .done_expbyte_o(wdone_eb),
     .done_last_o(wdone_last),
     .we_o(we), .waddr_o(waddr), .wlane_o(wlane), .wslice_o(wslice)
   );
@@ -122,7 +122,7 @@ module bp_aggregator #(
     .ElemBits(ElemBits), .ExpBits(ExpBits), .Lanes(Lanes), .MaxChunkElems(MaxChunkElems)
   ) u_rd (
     .clk_i, .rst_ni,
-    .buf_full_i(full_q), .buf_n_i(n_q), .buf_expbyte_i(expbyte_q), .buf_last_i(last_q),
+    .buf_full_i(full_q), .buf_nm1_i(nm1_q), .buf_expbyte_i(expbyte_q), .buf_last_i(last_q),
     .release_o(release_v), .release_buf_o(release_buf),
     .credit_i(credits_q != '0), .issue_o(issue), .raddr_o(raddr),
     .rd_valid_o(rd_valid), .rd_expbyte_o(rd_eb), .rd_bank_o(rd_bank), .rd_slice_o(rd_slice),

@@ -52,7 +52,7 @@ module bp_asm_dec #(
       ep    = TW'(e);
     end else begin
       sig_o = {f, 1'b0} << lz;
-      ep    = -TW'(lz);
+      ep    = TW'(0) - TW'(lz);
     end
   end
   assign dp_o  = ep - xoffp_i;

@@ -80,9 +80,9 @@ module bp_assembler #(
         cm   = cmd_k_i;
         cmax = (QW'((1 << ExpBits) - 2) << cmd_k_i) | ((QW'(1) << cmd_k_i) - QW'(1));
       end
-      bp_pkg::FmtE4M3, bp_pkg::FmtMxfp8: begin cm = MW'(3); cemin = -TW'(6);  cmax = QW'(8'h7E); end
-      bp_pkg::FmtE5M2:                   begin cm = MW'(2); cemin = -TW'(14); cmax = QW'(8'h7B); end
-      bp_pkg::FmtE3M2:                   begin cm = MW'(2); cemin = -TW'(2);  cmax = QW'(8'h1F); end
+      bp_pkg::FmtE4M3, bp_pkg::FmtMxfp8: begin cm = MW'(3); cemin = TW'(-6);  cmax = QW'(8'h7E); end
+      bp_pkg::FmtE5M2:                   begin cm = MW'(2); cemin = TW'(-14); cmax = QW'(8'h7B); end
+      bp_pkg::FmtE3M2:                   begin cm = MW'(2); cemin = TW'(-2);  cmax = QW'(8'h1F); end
       bp_pkg::FmtE2M3:                   begin cm = MW'(3); cemin = '0;       cmax = QW'(8'h1F); end
       bp_pkg::FmtE2M1, bp_pkg::FmtMxfp4: begin cm = MW'(1); cemin = '0;       cmax = QW'(8'h07); end
       default: begin  // FmtFull: every plane; v' passes as eEmK with K = ManBits (exact)

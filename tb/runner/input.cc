@@ -66,6 +66,12 @@ bool load_tensors(const EngineArgs& a, const std::string& kind, std::vector<tb::
     *err = a.in_path + ": no elements";
     return false;
   }
+  if (a.has("--concat") && out->size() > 1) {  // every tensor, back to back, as one stream
+    tb::Bf16Tensor all;
+    all.name = a.in_path + " (all tensors)";
+    for (const tb::Bf16Tensor& t : *out) all.bytes.insert(all.bytes.end(), t.bytes.begin(), t.bytes.end());
+    out->assign(1, std::move(all));
+  }
   for (const tb::Bf16Tensor& t : *out) {
     if (t.elements() > 0xFFFFFFFFull) {
       *err = a.in_path + ": tensor " + t.name + " has more than 2^32-1 elements";

@@ -2,7 +2,8 @@
 //   --input elems  IN is raw BF16 little-endian elements (one tensor; default)
 //   --input fp32   IN is raw FP32 little-endian, converted by ndp::fp32_to_bf16_rne (one tensor)
 //   --input model  IN is a model file ndp_io reads (llama2.c, safetensors, GGUF, ...); every FP32
-//                  tensor becomes one BF16 tensor (RNE), BF16 tensors are taken as they are
+//                  tensor becomes one BF16 tensor (RNE), BF16 tensors are taken as they are;
+//                  --concat joins them into one stream (e.g. for steady-state rates)
 #pragma once
 
 #include <string>

@@ -49,5 +49,5 @@ int run_pack(const ndp::rtl::EngineArgs& a, ndp::rtl::EngineResult& r) {
 }  // namespace
 
 NDP_RTL_ENGINE("bitplane-pack",
-               "IN OUT [--input elems|fp32|model] [--chunk N] [--layout expbyte|bitplane]",
-               run_pack);
+               "IN OUT [--input elems|fp32|model [--concat]] [--chunk N] [--layout expbyte|bitplane]",
+               run_pack, {"--concat"});

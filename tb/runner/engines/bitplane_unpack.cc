@@ -133,6 +133,6 @@ int run_unpack(const ndp::rtl::EngineArgs& a, ndp::rtl::EngineResult& r) {
 }  // namespace
 
 NDP_RTL_ENGINE("bitplane-unpack",
-               "IN OUT --region FORMAT [--guard G] [--input planes|elems|fp32|model] [--elems N] "
+               "IN OUT --region FORMAT [--guard G] [--input planes|elems|fp32|model [--concat]] [--elems N] "
                "[--chunk N] [--layout expbyte|bitplane]",
-               run_unpack);
+               run_unpack, {"--concat"});
