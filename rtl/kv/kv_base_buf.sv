@@ -1,26 +1,32 @@
 // kv_base_buf: per-channel base exponents of the two windows of a KV double buffer.
 //
 // Holds 2 x N exponent values (N = H x C channels per window). The write port updates the P channels
-// of one block: overwrite, or (min mode, used while a window fills) keep the smaller of the stored and
-// the new value, which computes base = min over the window's tokens of the exponent field.
+// of one block. MinMode = 0: overwrite. MinMode = 1 (kv_window, while a window fills): keep the
+// smaller of the stored and the new value, which computes base = min over the window's tokens of the
+// exponent field; each block has a "fresh" flag (set for a whole buffer by fresh_i, cleared by the
+// block's next write) that makes that first write an overwrite. Per-block flags keep the fanout of
+// the overwrite decision at P x ExpW flip-flops instead of the whole array.
 // Read port A returns the P values of a block, port B the value of one channel.
 //
-/// Registers: the 2 x N values (flip-flops; N x ExpW bits per window). No reset: a window's values are
-/// always written (by its first token, or by the base stream) before they are read.
+/// Registers: the 2 x N values (flip-flops; N x ExpW bits per window, no reset: a window's values are
+/// always written, by its first token or by the base stream, before they are read) and, in min mode,
+/// 2 x NB fresh flags (reset to 1).
 `include "ndp_assert.svh"
 
 module kv_base_buf #(
   parameter int unsigned P = 16,
   parameter int unsigned N = 128,
   parameter int unsigned ExpW = 8,
+  parameter bit          MinMode = 1'b1,
   localparam int unsigned NB = N / P,
   localparam int unsigned BW = (NB > 1) ? $clog2(NB) : 1,
   localparam int unsigned NW = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
+  input  logic              fresh_i,    // MinMode: the next write of every block of fresh_buf_i overwrites
+  input  logic              fresh_buf_i,
   input  logic              we_i,
-  input  logic              wmin_i,     // 1: keep min(stored, new); 0: overwrite
   input  logic              wbuf_i,
   input  logic [BW-1:0]     wblk_i,
   input  logic [P*ExpW-1:0] wdata_i,
@@ -33,18 +39,31 @@ module kv_base_buf #(
   localparam int unsigned BlkBits = P * ExpW;
 
   logic [2*N*ExpW-1:0] base_q;
-  logic [BlkBits-1:0]  old_blk, new_blk;
 
-  assign old_blk = base_q[(32'(wbuf_i) * NB + 32'(wblk_i)) * BlkBits +: BlkBits];
-  for (genvar i = 0; i < P; i++) begin : gen_lane
-    logic [ExpW-1:0] o, v;
-    assign o = old_blk[i*ExpW +: ExpW];
-    assign v = wdata_i[i*ExpW +: ExpW];
-    assign new_blk[i*ExpW +: ExpW] = (wmin_i && o < v) ? o : v;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (we_i) base_q[(32'(wbuf_i) * NB + 32'(wblk_i)) * BlkBits +: BlkBits] <= new_blk;
+  // Every block register compares its own stored values with the incoming ones (no read mux in
+  // the update path): the write is one compare and one select deep.
+  for (genvar k = 0; k < 2 * NB; k++) begin : gen_blk
+    logic sel, keep_min;
+    assign sel = we_i && (32'(wbuf_i) * NB + 32'(wblk_i) == k);
+    if (MinMode) begin : gen_fresh
+      logic fresh_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) fresh_q <= 1'b1;
+        else if (fresh_i && 32'(fresh_buf_i) == k / NB) fresh_q <= 1'b1;
+        else if (sel) fresh_q <= 1'b0;
+      end
+      assign keep_min = !fresh_q;
+    end else begin : gen_overwrite
+      assign keep_min = 1'b0;
+    end
+    for (genvar i = 0; i < P; i++) begin : gen_lane
+      logic [ExpW-1:0] o, v;
+      assign o = base_q[(k * P + i) * ExpW +: ExpW];
+      assign v = wdata_i[i*ExpW +: ExpW];
+      always_ff @(posedge clk_i) begin
+        if (sel && !(keep_min && o < v)) base_q[(k * P + i) * ExpW +: ExpW] <= v;
+      end
+    end
   end
 
   assign rblk_data_o  = base_q[(32'(rbuf_i) * NB + 32'(rblk_i)) * BlkBits +: BlkBits];
@@ -54,4 +73,5 @@ module kv_base_buf #(
   // Assertions
   `NDP_ASSERT_INIT(params_a, P >= 2 && N % P == 0 && ExpW >= 1 && ExpW <= 8)
   `NDP_ASSERT(wblk_a, !we_i || 32'(wblk_i) < NB)
+  `NDP_ASSERT(fresh_not_written_a, !(fresh_i && we_i && fresh_buf_i == wbuf_i))
 endmodule

@@ -8,6 +8,7 @@
 // A run is the channel-side access that fills beat positions off .. off+cnt-1 of a channel-major
 // beat (element index n*w + t of the window): cnt = min(w - t, P - off). With w a multiple of P
 // every run is a whole beat; a partial window with w mod P != 0 needs more runs than beats.
+// The caller keeps rem = w - t in a register (next value: w at a channel end, else rem - cnt).
 //
 /// Purely combinational.
 module kv_run_gen #(
@@ -22,21 +23,22 @@ module kv_run_gen #(
 ) (
   input  logic            buf_i,    // which half of the double buffer
   input  logic [NW-1:0]   n_i,      // channel
-  input  logic [TW-1:0]   t_i,      // first token of the run (< w_i)
+  input  logic [TW-1:0]   t_i,      // first token of the run
   input  logic [PW-1:0]   off_i,    // first beat position of the run
-  input  logic [TW-1:0]   w_i,      // tokens in this window (1..W)
+  input  logic [TW-1:0]   rem_i,    // tokens of the channel from t_i on: w - t_i, 1..W (kept in a
+                                    // register by the caller, so no subtraction here)
   output logic [PW:0]     cnt_o,    // elements in the run, 1..P
   output logic [P-1:0]    en_o,     // bank b holds one of the run's elements
   output logic [P*PW-1:0] idx_o,    // for bank b: index i of that element (beat position off_i + i)
   output logic [P*AW-1:0] addr_o,   // for bank b: its address
   output logic            beat_end_o,  // the run completes the beat
-  output logic            chan_end_o   // the run reaches token w_i - 1 of the channel
+  output logic            chan_end_o   // the run reaches token w - 1 of the channel
 );
   logic [TW-1:0] rem_t;
   logic [PW:0]   rem_p;
 
   always_comb begin
-    rem_t = w_i - t_i;
+    rem_t = rem_i;
     rem_p = (PW + 1)'(P) - (PW + 1)'(off_i);
     cnt_o = (32'(rem_t) < 32'(rem_p)) ? (PW + 1)'(rem_t) : rem_p;
     beat_end_o = (cnt_o == rem_p);

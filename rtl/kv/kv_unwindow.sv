@@ -60,7 +60,7 @@ module kv_unwindow #(
   // Write side: runs of one channel from the input beats, base bytes from the base stream.
   logic          wr_buf_q, wr_started_q, el_done_q, bs_done_q;
   logic [NW-1:0] wr_n_q;
-  logic [TW-1:0] wr_t_q, wr_w_q, wr_w;
+  logic [TW-1:0] wr_t_q, wr_w_q, wr_w, wr_rem_q, wr_rem;
   logic [PW-1:0] wr_off_q;
   logic [BW-1:0] bs_blk_q;
   logic          wr_free, el_go, elem_end, base_fire, base_end;
@@ -73,6 +73,7 @@ module kv_unwindow #(
 
   assign wr_free     = !full_q[wr_buf_q];
   assign wr_w        = wr_started_q ? wr_w_q : in_tokens_i;
+  assign wr_rem      = wr_started_q ? wr_rem_q : in_tokens_i;  // tokens left in the channel: w - t
   assign el_go       = wr_free && !el_done_q && in_valid_i;
   assign in_ready_o  = wr_free && !el_done_q && run_beat_end;
   assign win_end_run = run_chan_end && (32'(wr_n_q) == N - 1);
@@ -86,7 +87,7 @@ module kv_unwindow #(
   end
 
   kv_run_gen #(.P(P), .W(W), .N(N)) u_run (
-    .buf_i(wr_buf_q), .n_i(wr_n_q), .t_i(wr_t_q), .off_i(wr_off_q), .w_i(wr_w),
+    .buf_i(wr_buf_q), .n_i(wr_n_q), .t_i(wr_t_q), .off_i(wr_off_q), .rem_i(wr_rem),
     .cnt_o(run_cnt), .en_o(run_en), .idx_o(run_idx), .addr_o(run_addr),
     .beat_end_o(run_beat_end), .chan_end_o(run_chan_end)
   );
@@ -96,6 +97,7 @@ module kv_unwindow #(
       wr_buf_q     <= 1'b0;
       wr_started_q <= 1'b0;
       wr_w_q       <= '0;
+      wr_rem_q     <= '0;
       wr_n_q       <= '0;
       wr_t_q       <= '0;
       wr_off_q     <= '0;
@@ -117,10 +119,12 @@ module kv_unwindow #(
         wr_w_q       <= wr_w;
         wr_off_q     <= wr_off_q + PW'(run_cnt);
         if (run_chan_end) begin
-          wr_t_q <= '0;
-          wr_n_q <= wr_n_q + 1'b1;
+          wr_t_q   <= '0;
+          wr_rem_q <= wr_w;
+          wr_n_q   <= wr_n_q + 1'b1;
         end else begin
-          wr_t_q <= TW'(32'(wr_t_q) + 32'(run_cnt));
+          wr_t_q   <= TW'(32'(wr_t_q) + 32'(run_cnt));
+          wr_rem_q <= TW'(32'(wr_rem) - 32'(run_cnt));
         end
         if (win_end_run) el_done_q <= 1'b1;
       end
@@ -199,9 +203,10 @@ module kv_unwindow #(
     );
   end
 
-  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW)) u_base (
+  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .MinMode(1'b0)) u_base (
     .clk_i, .rst_ni,
-    .we_i(base_fire), .wmin_i(1'b0), .wbuf_i(wr_buf_q), .wblk_i(bs_blk_q), .wdata_i(base_in),
+    .fresh_i(1'b0), .fresh_buf_i(1'b0),
+    .we_i(base_fire), .wbuf_i(wr_buf_q), .wblk_i(bs_blk_q), .wdata_i(base_in),
     .rbuf_i(rd_buf_q), .rblk_i(rd_blk_q), .rblk_data_o(rd_base),
     .rchan_i('0), .rchan_data_o(unused_chan_base)
   );

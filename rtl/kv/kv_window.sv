@@ -19,8 +19,8 @@
 // runs instead of N x w / P beats (only at a sequence end).
 //
 /// Registers: write counters, read counters, buffer flags, the base exponents (kv_base_buf), the P
-/// bank RAMs (ram_1r1w), one read pipeline stage (beat assembly register) and the output FIFO
-/// (fifo_sync). No
+/// bank RAMs (ram_1r1w), two read pipeline stages (rotated elements, then the beat assembly register)
+/// and the output FIFO (fifo_sync). No
 /// combinational path from any output ready to any input ready or valid.
 `include "ndp_assert.svh"
 
@@ -107,9 +107,9 @@ module kv_window #(
 
   // ---------------------------------------------------------------------------------------------
   // Read side: runs of one channel (kv_run_gen), assembled into channel-major beats.
-  logic          rd_buf_q, rd_done_q, bs_done_q;
+  logic          rd_buf_q, rd_done_q, bs_done_q, rd_first_q;
   logic [NW-1:0] rd_n_q;
-  logic [TW-1:0] rd_t_q, rd_w;
+  logic [TW-1:0] rd_t_q, rd_w, rd_rem_q, rd_rem;
   logic [PW-1:0] rd_off_q;
   logic [BW-1:0] bs_blk_q;
   logic          rd_full, issue, credit_ok, win_end_run, elem_end, base_fire, base_end;
@@ -120,6 +120,8 @@ module kv_window #(
   logic          run_beat_end, run_chan_end;
   logic [$clog2(FifoDepth+1)-1:0] fifo_count;
   logic          s1_valid_q, s1_beat_end_q, s1_last_q, s1_seq_last_q;
+  logic          s2_valid_q, s2_beat_end_q, s2_last_q, s2_seq_last_q;
+  logic [TW-1:0] s2_tokens_q;
   logic [PW:0]   s1_cnt_q;
   logic [PW-1:0] s1_off_q, s1_rot_q;
   logic [ExpW-1:0] s1_base_q, chan_base;
@@ -127,15 +129,17 @@ module kv_window #(
 
   assign rd_full = full_q[rd_buf_q];
   assign rd_w    = tok_q[rd_buf_q];
+  assign rd_rem  = rd_first_q ? rd_w : rd_rem_q;  // tokens left in the channel: w - t
 
   kv_run_gen #(.P(P), .W(W), .N(N)) u_run (
-    .buf_i(rd_buf_q), .n_i(rd_n_q), .t_i(rd_t_q), .off_i(rd_off_q), .w_i(rd_w),
+    .buf_i(rd_buf_q), .n_i(rd_n_q), .t_i(rd_t_q), .off_i(rd_off_q), .rem_i(rd_rem),
     .cnt_o(run_cnt), .en_o(run_en), .idx_o(unused_run_idx), .addr_o(run_addr),
     .beat_end_o(run_beat_end), .chan_end_o(run_chan_end)
   );
 
-  // A run is issued only if the beat it may complete has a FIFO slot (count + beat in flight).
-  assign credit_ok   = 32'(fifo_count) + 32'(s1_valid_q && s1_beat_end_q) < FifoDepth;
+  // A run is issued only if the beat it may complete has a FIFO slot (count + beats in flight).
+  assign credit_ok   = 32'(fifo_count) + 32'(s1_valid_q && s1_beat_end_q) + 32'(s2_valid_q && s2_beat_end_q)
+                       < FifoDepth;
   assign issue       = rd_full && !rd_done_q && credit_ok;
   assign win_end_run = run_chan_end && (32'(rd_n_q) == N - 1);
   assign elem_end    = issue && win_end_run;
@@ -146,29 +150,35 @@ module kv_window #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rd_buf_q  <= 1'b0;
-      rd_n_q    <= '0;
-      rd_t_q    <= '0;
-      rd_off_q  <= '0;
-      rd_done_q <= 1'b0;
-      bs_blk_q  <= '0;
-      bs_done_q <= 1'b0;
+      rd_buf_q   <= 1'b0;
+      rd_n_q     <= '0;
+      rd_t_q     <= '0;
+      rd_off_q   <= '0;
+      rd_rem_q   <= '0;
+      rd_first_q <= 1'b1;
+      rd_done_q  <= 1'b0;
+      bs_blk_q   <= '0;
+      bs_done_q  <= 1'b0;
     end else if (rd_release) begin
-      rd_buf_q  <= !rd_buf_q;
-      rd_n_q    <= '0;
-      rd_t_q    <= '0;
-      rd_off_q  <= '0;
-      rd_done_q <= 1'b0;
-      bs_blk_q  <= '0;
-      bs_done_q <= 1'b0;
+      rd_buf_q   <= !rd_buf_q;
+      rd_n_q     <= '0;
+      rd_t_q     <= '0;
+      rd_off_q   <= '0;
+      rd_first_q <= 1'b1;
+      rd_done_q  <= 1'b0;
+      bs_blk_q   <= '0;
+      bs_done_q  <= 1'b0;
     end else begin
       if (issue) begin
-        rd_off_q <= rd_off_q + PW'(run_cnt);
+        rd_first_q <= 1'b0;
+        rd_off_q   <= rd_off_q + PW'(run_cnt);
         if (run_chan_end) begin
-          rd_t_q <= '0;
-          rd_n_q <= rd_n_q + 1'b1;
+          rd_t_q   <= '0;
+          rd_rem_q <= rd_w;
+          rd_n_q   <= rd_n_q + 1'b1;
         end else begin
-          rd_t_q <= TW'(32'(rd_t_q) + 32'(run_cnt));
+          rd_t_q   <= TW'(32'(rd_t_q) + 32'(run_cnt));
+          rd_rem_q <= TW'(32'(rd_rem) - 32'(run_cnt));
         end
         if (win_end_run) rd_done_q <= 1'b1;
       end
@@ -209,9 +219,12 @@ module kv_window #(
     );
   end
 
-  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW)) u_base (
+  // The window's first token overwrites the base values (fresh flags set for the buffer the writer
+  // moves to at each close), every later token keeps the minimum.
+  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .MinMode(1'b1)) u_base (
     .clk_i, .rst_ni,
-    .we_i(in_fire), .wmin_i(wr_t_q != '0), .wbuf_i(wr_buf_q), .wblk_i(wr_blk_q), .wdata_i(in_exp),
+    .fresh_i(wr_close), .fresh_buf_i(!wr_buf_q),
+    .we_i(in_fire), .wbuf_i(wr_buf_q), .wblk_i(wr_blk_q), .wdata_i(in_exp),
     .rbuf_i(rd_buf_q), .rblk_i(bs_blk_q), .rblk_data_o(base_blk),
     .rchan_i(rd_n_q), .rchan_data_o(chan_base)
   );
@@ -223,7 +236,8 @@ module kv_window #(
   assign base_tokens_o = rd_w;
 
   // ---------------------------------------------------------------------------------------------
-  // Stage 1: RAM data -> rotate into beat positions, subtract the base, merge into the beat.
+  // Stage 1: RAM data -> rotate into beat positions and subtract the base; stage 2: merge the run
+  // into the beat (acc_q) and push complete beats into the FIFO.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) s1_valid_q <= 1'b0;
     else s1_valid_q <= issue;
@@ -241,30 +255,45 @@ module kv_window #(
     end
   end
 
-  logic [P*EW-1:0] acc_q, merged;
+  // Stage 1 -> 2: every beat position takes its bank's element (rotation) with the base subtracted.
+  logic [P*EW-1:0] s1_elems, s2_elems_q, acc_q, merged;
+  logic [P-1:0]    s1_sel, s2_sel_q;
   for (genvar p = 0; p < P; p++) begin : gen_pos
     logic [PW-1:0] k, src;
     logic [EW-1:0] e;
     assign k   = PW'(p) - s1_off_q;
     assign src = PW'(p) + s1_rot_q;
     assign e   = bank_rdata[32'(src) * EW +: EW];
-    assign merged[p*EW +: EW] = (32'(k) < 32'(s1_cnt_q))
-        ? {e[EW-1], e[ManW +: ExpW] - s1_base_q, e[ManW-1:0]}
-        : acc_q[p*EW +: EW];
+    assign s1_sel[p] = (32'(k) < 32'(s1_cnt_q));
+    assign s1_elems[p*EW +: EW] = {e[EW-1], e[ManW +: ExpW] - s1_base_q, e[ManW-1:0]};
+    // Stage 2: merge the run into the beat.
+    assign merged[p*EW +: EW] = s2_sel_q[p] ? s2_elems_q[p*EW +: EW] : acc_q[p*EW +: EW];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s2_valid_q <= 1'b0;
+    else s2_valid_q <= s1_valid_q;
   end
   always_ff @(posedge clk_i) begin
-    if (s1_valid_q) acc_q <= merged;
+    if (s1_valid_q) begin
+      s2_elems_q    <= s1_elems;
+      s2_sel_q      <= s1_sel;
+      s2_beat_end_q <= s1_beat_end_q;
+      s2_last_q     <= s1_last_q;
+      s2_seq_last_q <= s1_seq_last_q;
+      s2_tokens_q   <= s1_tokens_q;
+    end
+    if (s2_valid_q) acc_q <= merged;
   end
 
   // ---------------------------------------------------------------------------------------------
   // Output FIFO.
   logic fifo_push, fifo_in_ready;
-  assign fifo_push = s1_valid_q && s1_beat_end_q;
+  assign fifo_push = s2_valid_q && s2_beat_end_q;
 
   fifo_sync #(.Width(P * EW + 2 + TW), .Depth(FifoDepth)) u_out_fifo (
     .clk_i, .rst_ni,
     .in_valid_i(fifo_push), .in_ready_o(fifo_in_ready),
-    .in_data_i({merged, s1_last_q, s1_seq_last_q, s1_tokens_q}),
+    .in_data_i({merged, s2_last_q, s2_seq_last_q, s2_tokens_q}),
     .out_valid_o, .out_ready_i, .out_data_o({out_data_o, out_last_o, out_seq_last_o, out_tokens_o}),
     .count_o(fifo_count)
   );
