@@ -144,6 +144,7 @@ module zstd_decoder #(
   );
 
   logic [3:0]        hs_start, hs_busy, hs_err;
+  logic              li_hmode, li_half;      // literals section in a literal-RAM half (zstd_lits)
   logic [4*18-1:0]   hs_count;
   logic [5:0]        hs_consume [4];
   logic [3:0]        sr_re;
@@ -170,7 +171,8 @@ module zstd_decoder #(
     zstd_huf_stream #(.AddrW(AddrW), .LitWAW(LitWAW)) u_hs (
       .clk_i, .rst_ni,
       .start_i(hs_start[k]), .count_i(hs_count[k*18 +: 18]),
-      .base_i(LitWAW'(k) << (LitWAW - 2)), .busy_o(hs_busy[k]), .err_o(hs_err[k]),
+      .base_i(li_hmode ? LitWAW'({li_half, 2'(k), {(LitWAW-3){1'b0}}}) : LitWAW'({2'(k), {(LitWAW-2){1'b0}}})),
+      .busy_o(hs_busy[k]), .err_o(hs_err[k]),
       .maxbits_i(maxbits), .rank_start_i(rank_start), .rank_idx_i(rank_idx),
       .bwd_consume_o(hs_consume[k]), .bwd_peek_i(bwd_peek[k]), .bwd_ready_i(bwd_ready[k]),
       .bwd_err_i(bwd_err[k]), .bwd_left_i(bwd_left[k]),
@@ -202,13 +204,15 @@ module zstd_decoder #(
   logic [63:0]           li_lw_data, fr_lw_data;
 
   logic                  lit_free;   // executor idle (set below)
+  logic [1:0]            half_free;  // no queued or current executor source reads that half
   zstd_lits #(.AddrW(AddrW), .LitWAW(LitWAW)) u_lits (
     .clk_i, .rst_ni,
-    .frame_start_i(frame_start), .start_i(lits_start), .lit_free_i(lit_free),
+    .frame_start_i(frame_start), .start_i(lits_start), .lit_free_i(lit_free), .half_free_i(half_free),
     .blk_size_i(blk_size),
     .done_o(lits_done), .err_o(lits_err), .code_o(lits_code),
     .lit_end_o(lit_end), .lit_size_o(lit_size),
     .lit_rle_o(li_rle), .lit_rle_byte_o(li_rle_byte), .lit_len_o(li_len),
+    .lit_half_mode_o(li_hmode), .lit_half_o(li_half),
     .fwd_init_o(li_fwd_init), .fwd_init_addr_o(li_fwd_addr), .fwd_consume_o(li_consume),
     .fwd_peek_i(fwd_peek), .fwd_nvalid_i(fwd_nvalid), .fwd_bitpos_i(fwd_bitpos),
     .huf_start_o(huf_start), .huf_done_i(huf_done), .huf_err_i(huf_err),
@@ -268,10 +272,12 @@ module zstd_decoder #(
   end
 
   // ---- executor ---------------------------------------------------------------------------------
-  logic              lit_go, ex_rle, cmdq_valid, cmdq_ready, ex_idle;
-  logic [7:0]        ex_rle_byte;
-  logic [4*18-1:0]   ex_len;
-  logic [52:0]       cmdq_data;
+  logic              fr_src, fr_rle, fr_hmode, fr_half, cmdq_valid, cmdq_ready, ex_idle;
+  logic [7:0]        fr_rle_byte;
+  logic [4*18-1:0]   fr_len;
+  logic [83:0]       cmdq_in, cmdq_data;   // [83]: source command {rle, byte, lengths, half mode, half}
+  logic [1:0]        ex_busy_half;
+  logic [2:0]        pend0_q, pend1_q;     // source commands per half pushed, not yet applied
   logic              lr_re;
   logic [LitWAW-1:0] lr_addr;
   logic [63:0]       lr_data;
@@ -282,11 +288,16 @@ module zstd_decoder #(
   logic              xxh_clear, xxh_fin, xxh_done;
   logic [63:0]       xxh_hash;
 
-  fifo_sync #(.Width(53), .Depth(4)) u_cmdq (
+  always_comb begin
+    if (fr_cmd_valid && fr_src) cmdq_in = {1'b1, fr_rle, fr_rle_byte, fr_len, fr_hmode, fr_half};
+    else if (fr_cmd_valid)      cmdq_in = {31'd0, fr_cmd_ll, 18'd0, 17'd0};
+    else                        cmdq_in = {31'd0, sq_cmd_ll, sq_cmd_ml, sq_cmd_off};
+  end
+  fifo_sync #(.Width(84), .Depth(4)) u_cmdq (
     .clk_i, .rst_ni,
     .in_valid_i (sq_cmd_valid || fr_cmd_valid),
     .in_ready_o (cmd_ready),
-    .in_data_i  (fr_cmd_valid ? {fr_cmd_ll, 18'd0, 17'd0} : {sq_cmd_ll, sq_cmd_ml, sq_cmd_off}),
+    .in_data_i  (cmdq_in),
     .out_valid_o(cmdq_valid),
     .out_ready_i(cmdq_ready),
     .out_data_o (cmdq_data),
@@ -306,13 +317,37 @@ module zstd_decoder #(
     .clk_i, .rst_ni,
     .cmd_valid_i(cmdq_valid), .cmd_ready_o(cmdq_ready),
     .cmd_ll_i(cmdq_data[52:35]), .cmd_ml_i(cmdq_data[34:17]), .cmd_off_i(cmdq_data[16:0]),
-    .lit_go_i(lit_go), .lit_rle_i(ex_rle), .lit_rle_byte_i(ex_rle_byte), .lit_len_i(ex_len),
+    .cmd_src_i(cmdq_data[83]), .src_rle_i(cmdq_data[82]), .src_rle_byte_i(cmdq_data[81:74]),
+    .src_len_i(cmdq_data[73:2]), .src_half_mode_i(cmdq_data[1]), .src_half_i(cmdq_data[0]),
+    .busy_half_o(ex_busy_half),
     .lr_re_o(lr_re), .lr_addr_o(lr_addr), .lr_data_i(lr_data),
     .out_valid_o(ex_valid), .out_ready_i(ex_ready), .out_data_o(ex_data), .out_cnt_o(ex_cnt),
     .idle_o(ex_idle)
   );
 
   assign lit_free = ex_idle && !cmdq_valid;
+
+  // Literal-RAM halves: a half may be written when no source command for it waits in the queue
+  // and the executor's current source has read all its bytes from it.
+  // Halves a source command reads: its half, both (whole-RAM regions), none (RLE).
+  logic [1:0] push_use, pop_use;
+  always_comb begin
+    push_use = '0;
+    pop_use  = '0;
+    if (fr_cmd_valid && fr_src && cmd_ready && !fr_rle)
+      push_use = fr_hmode ? (fr_half ? 2'b10 : 2'b01) : 2'b11;
+    if (cmdq_valid && cmdq_ready && cmdq_data[83] && !cmdq_data[82])
+      pop_use = cmdq_data[1] ? (cmdq_data[0] ? 2'b10 : 2'b01) : 2'b11;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pend0_q <= '0; pend1_q <= '0;
+    end else begin
+      pend0_q <= pend0_q + 3'(push_use[0]) - 3'(pop_use[0]);
+      pend1_q <= pend1_q + 3'(push_use[1]) - 3'(pop_use[1]);
+    end
+  end
+  assign half_free = {pend1_q == '0 && !ex_busy_half[1], pend0_q == '0 && !ex_busy_half[0]};
 
   zstd_xxh64 u_xxh (
     .clk_i, .rst_ni,
@@ -333,8 +368,10 @@ module zstd_decoder #(
     .lits_rle_i(li_rle), .lits_rle_byte_i(li_rle_byte), .lits_len_i(li_len),
     .seq_start_o(seq_start), .fpos_o(fpos), .room_o(room), .seq_done_i(seq_done),
     .seq_err_i(seq_err), .seq_code_i(seq_code), .seq_blk_out_i(seq_blk_out),
-    .lit_go_o(lit_go), .lit_rle_o(ex_rle), .lit_rle_byte_o(ex_rle_byte), .lit_len_o(ex_len),
-    .cmd_valid_o(fr_cmd_valid), .cmd_ready_i(cmd_ready), .cmd_ll_o(fr_cmd_ll),
+    .lits_half_mode_i(li_hmode), .lits_half_i(li_half),
+    .cmd_valid_o(fr_cmd_valid), .cmd_src_o(fr_src),
+    .lit_rle_o(fr_rle), .lit_rle_byte_o(fr_rle_byte), .lit_len_o(fr_len),
+    .lit_half_mode_o(fr_hmode), .lit_half_o(fr_half), .cmd_ready_i(cmd_ready), .cmd_ll_o(fr_cmd_ll),
     .exec_idle_i(ex_idle && !cmdq_valid),
     .xxh_clear_o(xxh_clear), .xxh_fin_o(xxh_fin), .xxh_done_i(xxh_done), .xxh_hash_i(xxh_hash)
   );
@@ -353,5 +390,7 @@ module zstd_decoder #(
   `NDP_ASSERT(one_fwd_init_a, !(li_fwd_init && sq_fwd_init))
   `NDP_ASSERT(one_bwd0_user_a, 32'(li_bwd_init[0]) + 32'(ht_bwd_init) + 32'(sq_bwd_init) <= 1)
   `NDP_ASSERT(one_lit_writer_a, 32'(fr_lw_we) + 32'(li_lw_we) + 32'(hw_valid) <= 1)
+  `NDP_ASSERT(pend_no_underflow_a, !(pop_use[0] && pend0_q == '0) && !(pop_use[1] && pend1_q == '0))
+  `NDP_ASSERT(pend_no_overflow_a, !(push_use[0] && pend0_q == 3'd7) && !(push_use[1] && pend1_q == 3'd7))
   `NDP_ASSERT_STREAM(out_stable_a, out_valid_o, out_ready_i, {out_data_o, out_cnt_o, out_last_o})
 endmodule

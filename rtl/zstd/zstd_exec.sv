@@ -1,8 +1,12 @@
 // zstd_exec: sequence execution (RFC 8878 section 3.1.2): copies literals and matches into the
 // output stream and the history buffer, up to 8 bytes per cycle.
 //
-/// Commands (ll, ml, off) arrive checked (zstd_seq): off <= HistBytes and <= bytes produced. The
-/// literal reader streams the literal RAM regions (or repeats the RLE byte) through a byte queue.
+/// Commands (ll, ml, off) arrive checked (zstd_seq): off <= HistBytes and <= bytes produced. A
+/// source command (cmd_src_i) in the same queue sets the literal source of the following commands:
+/// RLE byte, or 4 literal-RAM regions (lengths src_len_i) either at k x 32 KiB (whole RAM) or at
+/// half x 64 KiB + k x 16 KiB (src_half_mode_i), so the next block's literals can be written into
+/// the other half while this one is copied out. busy_half_o: the current source still has literal
+/// bytes to read from that half (both halves for whole-RAM regions). The literal reader streams the regions through a byte queue.
 /// History: 8 byte-wide banks (HistBytes in all), so any 8 consecutive bytes are read or written
 /// in one cycle. Two stages: S0 picks a chunk (literals: up to 8 from the queue; match: up to
 /// min(8, off) bytes, read issued to the banks), S1 writes it to history and the output FIFO. A
@@ -21,11 +25,14 @@ module zstd_exec #(
   input  logic [17:0]       cmd_ll_i,
   input  logic [17:0]       cmd_ml_i,
   input  logic [16:0]       cmd_off_i,
-  // literal source (lit_go_i restarts the literal reader for a new block)
-  input  logic              lit_go_i,
-  input  logic              lit_rle_i,
-  input  logic [7:0]        lit_rle_byte_i,
-  input  logic [4*18-1:0]   lit_len_i,
+  // source command payload (valid with cmd_src_i)
+  input  logic              cmd_src_i,
+  input  logic              src_rle_i,
+  input  logic [7:0]        src_rle_byte_i,
+  input  logic [4*18-1:0]   src_len_i,
+  input  logic              src_half_mode_i,
+  input  logic              src_half_i,
+  output logic [1:0]        busy_half_o,
   output logic              lr_re_o,
   output logic [LitWAW-1:0] lr_addr_o,
   input  logic [63:0]       lr_data_i,
@@ -46,15 +53,24 @@ module zstd_exec #(
   logic [63:0]       lq_head;
   logic [3:0]        lq_pop;
   logic [17:0]       rlen [4];
-  always_comb for (int k = 0; k < 4; k++) rlen[k] = lit_len_i[k*18 +: 18];
+  logic              lit_go, rle_q, hmode_q, half_q;
+  logic [7:0]        rleb_q;
+  logic [4*18-1:0]   len_q;
+  always_comb for (int k = 0; k < 4; k++) rlen[k] = len_q[k*18 +: 18];
+  // literal-RAM word address of region k
+  function automatic logic [LitWAW-1:0] rbase(input logic [1:0] k, input logic hm, input logic h);
+    rbase = hm ? LitWAW'({h, k, {(LitWAW-3){1'b0}}}) : LitWAW'({k, {(LitWAW-2){1'b0}}});
+  endfunction
+  assign lit_go      = cmd_valid_i && cmd_src_i && cmd_ready_o;
+  assign busy_half_o = rdone_q ? 2'b00 : !hmode_q ? 2'b11 : half_q ? 2'b10 : 2'b01;
 
-  assign lr_re_o   = !rdone_q && !lit_rle_i && rrem_q != '0 &&
-                     (5'(lq_count) + (rinfl_q ? 5'(rcnt_q) : 5'd0) <= 5'd16) && !lit_go_i;
+  assign lr_re_o   = !rdone_q && !rle_q && rrem_q != '0 &&
+                     (5'(lq_count) + (rinfl_q ? 5'(rcnt_q) : 5'd0) <= 5'd16) && !lit_go;
   assign lr_addr_o = raddr_q;
 
   zstd_byteq #(.Bytes(24)) u_litq (
     .clk_i, .rst_ni,
-    .clear_i    (lit_go_i),
+    .clear_i    (lit_go),
     .push_i     (rinfl_q),
     .push_data_i(lr_data_i),
     .push_cnt_i (rcnt_q),
@@ -66,12 +82,18 @@ module zstd_exec #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_q <= '0; rrem_q <= '0; raddr_q <= '0; rinfl_q <= 1'b0; rdone_q <= 1'b1; rcnt_q <= '0;
-    end else if (lit_go_i) begin
+      rle_q <= 1'b0; rleb_q <= '0; len_q <= '0; hmode_q <= 1'b0; half_q <= 1'b0;
+    end else if (lit_go) begin
+      rle_q   <= src_rle_i;
+      rleb_q  <= src_rle_byte_i;
+      len_q   <= src_len_i;
+      hmode_q <= src_half_mode_i;
+      half_q  <= src_half_i;
       reg_q   <= '0;
-      rrem_q  <= rlen[0];
-      raddr_q <= '0;
+      rrem_q  <= src_len_i[17:0];
+      raddr_q <= rbase(2'd0, src_half_mode_i, src_half_i);
       rinfl_q <= 1'b0;
-      rdone_q <= 1'b0;
+      rdone_q <= src_rle_i;
     end else begin
       rinfl_q <= lr_re_o;
       if (lr_re_o) begin
@@ -79,12 +101,12 @@ module zstd_exec #(
         rrem_q  <= (rrem_q >= 18'd8) ? rrem_q - 18'd8 : '0;
         raddr_q <= raddr_q + 1'b1;
       end else if (!rdone_q && rrem_q == '0) begin
-        // next non-empty region (regions start at k x 32 KiB)
+        // next non-empty region (rbase)
         if (reg_q == 2'd3) rdone_q <= 1'b1;
         else begin
           reg_q   <= reg_q + 2'd1;
           rrem_q  <= rlen[reg_q + 2'd1];
-          raddr_q <= LitWAW'(32'(reg_q + 2'd1) << (LitWAW - 2));
+          raddr_q <= rbase(reg_q + 2'd1, hmode_q, half_q);
         end
       end
     end
@@ -112,11 +134,11 @@ module zstd_exec #(
     n_mat  = (ml_q >= 18'd8) ? 4'd8 : 4'(ml_q);
     if (32'(off_q) < 32'(n_mat)) n_mat = 4'(off_q);
     ofree  = (32'(ofcnt) + (s1v_q ? 32'd1 : 32'd0)) < 32'd4;
-    lit_ok = lit_rle_i || (5'(n_lit) <= lq_count);
+    lit_ok = rle_q || (5'(n_lit) <= lq_count);
     mat_ok = !(s1v_q && (32'(off_q) < 32'(n_mat) + 32'(s1n_q)));
     go_lit = have_q && ll_q != '0 && ofree && lit_ok;
     go_mat = have_q && ll_q == '0 && ml_q != '0 && ofree && mat_ok;
-    lq_pop = (go_lit && !lit_rle_i) ? n_lit : 4'd0;
+    lq_pop = (go_lit && !rle_q) ? n_lit : 4'd0;
     rdp    = pos_q - HAW'(off_q);
   end
   assign cmd_ready_o = !have_q || (ll_q == '0 && ml_q == '0);
@@ -190,7 +212,7 @@ module zstd_exec #(
       s1p_q <= pos_q;
       s1r_q <= rdp[2:0];
       s1n_q <= go_lit ? n_lit : n_mat;
-      s1d_q <= lit_rle_i ? {8{lit_rle_byte_i}} : lq_head;
+      s1d_q <= rle_q ? {8{rleb_q}} : lq_head;
       if (go_lit) begin
         ll_q  <= ll_q - 18'(n_lit);
         pos_q <= pos_q + HAW'(n_lit);
@@ -199,7 +221,7 @@ module zstd_exec #(
         ml_q  <= ml_q - 18'(n_mat);
         pos_q <= pos_q + HAW'(n_mat);
       end
-      if (cmd_valid_i && cmd_ready_o) begin
+      if (cmd_valid_i && cmd_ready_o && !cmd_src_i) begin
         have_q <= 1'b1;
         ll_q   <= cmd_ll_i;
         ml_q   <= cmd_ml_i;
@@ -214,5 +236,5 @@ module zstd_exec #(
 
   `NDP_ASSERT(ofifo_never_full_a, !s1v_q || ofifo_ready)
   `NDP_ASSERT(match_off_legal_a, !go_mat || (off_q != '0 && 32'(off_q) <= HistBytes))
-  `NDP_ASSERT(lit_pop_legal_a, !go_lit || lit_rle_i || 5'(n_lit) <= lq_count)
+  `NDP_ASSERT(lit_pop_legal_a, !go_lit || rle_q || 5'(n_lit) <= lq_count)
 endmodule

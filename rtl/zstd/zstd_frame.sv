@@ -6,7 +6,9 @@
 /// A job is the input bytes up to in_last_i: one or more frames. The history limit: a frame is
 /// decoded when its window fits HistBytes, or its content size is known and fits HistBytes
 /// (offsets never reach before the frame start); otherwise it is rejected with ErrHistory.
-/// Blocks run one after the other (load, literals, sequences + execution).
+/// Blocks run one after the other (load, literals, sequences); before a block's commands a source
+/// command (cmd_src_o) tells the executor where that block's literals are, so the executor copies
+/// block N while block N+1 is loaded and its literals decoded (zstd_lits: literal-RAM halves).
 `include "ndp_assert.svh"
 
 module zstd_frame #(
@@ -48,6 +50,8 @@ module zstd_frame #(
   input  logic               lits_rle_i,
   input  logic [7:0]         lits_rle_byte_i,
   input  logic [4*18-1:0]    lits_len_i,
+  input  logic               lits_half_mode_i,
+  input  logic               lits_half_i,
   // sequences unit
   output logic               seq_start_o,
   output logic [31:0]        fpos_o,
@@ -56,12 +60,14 @@ module zstd_frame #(
   input  logic               seq_err_i,
   input  zstd_pkg::err_e     seq_code_i,
   input  logic [17:0]        seq_blk_out_i,
-  // executor
-  output logic               lit_go_o,
+  // executor: source command (cmd_src_o) or literals-only command (cmd_ll_o)
+  output logic               cmd_valid_o,
+  output logic               cmd_src_o,
   output logic               lit_rle_o,
   output logic [7:0]         lit_rle_byte_o,
   output logic [4*18-1:0]    lit_len_o,
-  output logic               cmd_valid_o,
+  output logic               lit_half_mode_o,
+  output logic               lit_half_o,
   input  logic               cmd_ready_i,
   output logic [17:0]        cmd_ll_o,
   input  logic               exec_idle_i,
@@ -73,7 +79,7 @@ module zstd_frame #(
 );
   typedef enum logic [4:0] {FMagic, FHdr, FWin, FDid, FFcs, FCheck, FBhdr, FRaw, FRle, FLoad,
                             FLits, FSeq, FCmd, FWaitExec, FCk, FEnd, FSkipSz, FSkip, FErr, FDrain,
-                            FStat, FRawW} state_e;
+                            FStat, FRawW, FSrc} state_e;
   state_e state_q;
 
   // ---- input byte queue -------------------------------------------------------------------------
@@ -112,7 +118,7 @@ module zstd_frame #(
   logic [7:0]      rleb_q;
   logic [4*18-1:0] len_q;
   logic [17:0]     cll_q;
-  logic            lits_busy_q, seq_busy_q, go_q;
+  logic            lits_busy_q, seq_busy_q, src_seq_q, hmode_q, half_q;
 
   // bytes needed by the current state, and whether they are there
   logic [3:0] need;
@@ -179,16 +185,17 @@ module zstd_frame #(
   assign lits_start_o = (state_q == FLits) && !lits_busy_q;
   assign seq_start_o  = (state_q == FSeq) && !seq_busy_q;
   assign blk_size_o   = (AddrW+1)'(bsize_q);
-  assign cmd_valid_o  = (state_q == FCmd);
+  assign cmd_valid_o  = (state_q == FCmd) || (state_q == FSrc);
+  assign cmd_src_o    = (state_q == FSrc);
   assign cmd_ll_o     = cll_q;
   assign lit_rle_o      = rle_q;
   assign lit_rle_byte_o = rleb_q;
   assign lit_len_o      = len_q;
+  assign lit_half_mode_o = hmode_q;
+  assign lit_half_o     = half_q;
   assign xxh_fin_o    = (state_q == FCk) && exec_idle_i && out_empty_i;
   assign stat_valid_o = (state_q == FStat) && exec_idle_i && out_empty_i;
   assign stat_code_o  = code_q;
-
-  assign lit_go_o = go_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -196,12 +203,12 @@ module zstd_frame #(
       last_q <= 1'b0; fhd_q <= '0; nb_q <= '0; fcs_known_q <= 1'b0; ck_q <= 1'b0;
       last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0; btype_q <= '0;
       bsize_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
-      rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0; go_q <= 1'b0;
+      rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0;
+      src_seq_q <= 1'b0; hmode_q <= 1'b0; half_q <= 1'b0;
       frame_start_o <= 1'b0; xxh_clear_o <= 1'b0;
     end else begin
       frame_start_o <= 1'b0;
       xxh_clear_o   <= 1'b0;
-      go_q          <= 1'b0;
       if (in_hs && in_last_i) last_q <= 1'b1;
       unique case (state_q)
         FMagic: begin
@@ -307,13 +314,14 @@ module zstd_frame #(
                end
         FRawW: if (exec_idle_i) state_q <= FRaw;
         FRaw: if (rem_q == '0) begin
-                rle_q   <= 1'b0;
-                len_q   <= {54'd0, bsize_q};
-                cll_q   <= bsize_q;
-                go_q    <= 1'b1;
-                fpos_q  <= fpos_q + 32'(bsize_q);
-                total_q <= total_q + 32'(bsize_q);
-                state_q <= FCmd;
+                rle_q     <= 1'b0;
+                len_q     <= {54'd0, bsize_q};
+                hmode_q   <= 1'b0;
+                cll_q     <= bsize_q;
+                src_seq_q <= 1'b0;
+                fpos_q    <= fpos_q + 32'(bsize_q);
+                total_q   <= total_q + 32'(bsize_q);
+                state_q   <= FSrc;
               end else if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
               else if (have) begin
                 rem_q  <= rem_q - 32'(chunk);
@@ -321,14 +329,15 @@ module zstd_frame #(
               end
         FRle: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
               else if (have && exec_idle_i) begin
-                rle_q   <= 1'b1;
-                rleb_q  <= iq_head[7:0];
-                len_q   <= '0;
-                cll_q   <= bsize_q;
-                go_q    <= 1'b1;
-                fpos_q  <= fpos_q + 32'(bsize_q);
-                total_q <= total_q + 32'(bsize_q);
-                state_q <= FCmd;
+                rle_q     <= 1'b1;
+                rleb_q    <= iq_head[7:0];
+                len_q     <= '0;
+                hmode_q   <= 1'b0;
+                cll_q     <= bsize_q;
+                src_seq_q <= 1'b0;
+                fpos_q    <= fpos_q + 32'(bsize_q);
+                total_q   <= total_q + 32'(bsize_q);
+                state_q   <= FSrc;
               end
         FLoad: if (rem_q == '0) state_q <= FLits;
                else if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
@@ -344,11 +353,13 @@ module zstd_frame #(
               code_q  <= lits_code_i;
               state_q <= FErr;
             end else begin
-              rle_q   <= lits_rle_i;
-              rleb_q  <= lits_rle_byte_i;
-              len_q   <= lits_len_i;
-              go_q    <= 1'b1;
-              state_q <= FSeq;
+              rle_q     <= lits_rle_i;
+              rleb_q    <= lits_rle_byte_i;
+              len_q     <= lits_len_i;
+              hmode_q   <= lits_half_mode_i;
+              half_q    <= lits_half_i;
+              src_seq_q <= 1'b1;
+              state_q   <= FSrc;
             end
           end
         end
@@ -366,6 +377,7 @@ module zstd_frame #(
             end
           end
         end
+        FSrc: if (cmd_ready_i) state_q <= src_seq_q ? FSeq : FCmd;
         FCmd: if (cmd_ready_i) state_q <= last_blk_q ? (ck_q ? FCk : FEnd) : FBhdr;
         FWaitExec: if (exec_idle_i) state_q <= last_blk_q ? (ck_q ? FCk : FEnd) : FBhdr;
         FCk: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end

@@ -2,8 +2,11 @@
 // the block RAM into the literal RAM and sets up the executor's literal source.
 //
 /// Raw literals are copied 8 bytes per cycle; RLE literals are not stored (the executor repeats
-/// the byte); Huffman literals (1 or 4 streams) run zstd_huf_stream decoders in parallel, stream k
-/// writing from literal-RAM byte k x 32 KiB. Treeless blocks reuse the last tree of the frame.
+/// the byte); Huffman literals (1 or 4 streams) run zstd_huf_stream decoders in parallel. Literal
+/// sections up to 64 KiB alternate between the two halves of the literal RAM (stream k from byte
+/// half x 64 KiB + k x 16 KiB), so they are written while the executor still copies the previous
+/// block's literals from the other half (half_free_i); larger ones use the whole RAM (stream k from
+/// k x 32 KiB) once the executor is idle (lit_free_i). Treeless blocks reuse the last tree.
 /// Section end (lit_end_o) and regenerated size (lit_size_o) are valid at done_o.
 `include "ndp_assert.svh"
 
@@ -15,7 +18,8 @@ module zstd_lits #(
   input  logic               rst_ni,
   input  logic               frame_start_i,   // forget the Huffman tree
   input  logic               start_i,
-  input  logic               lit_free_i,      // executor idle: the literal RAM and source may change
+  input  logic               lit_free_i,      // executor idle: the whole literal RAM may be written
+  input  logic [1:0]          half_free_i,     // no executor source left reading that half
   input  logic [AddrW:0]     blk_size_i,
   output logic               done_o,
   output logic               err_o,
@@ -25,7 +29,9 @@ module zstd_lits #(
   // executor literal source
   output logic               lit_rle_o,
   output logic [7:0]         lit_rle_byte_o,
-  output logic [4*18-1:0]    lit_len_o,       // bytes per region (4 regions of 32 KiB)
+  output logic [4*18-1:0]    lit_len_o,       // bytes per region
+  output logic               lit_half_mode_o, // regions in half lit_half_o (else 4 x 32 KiB)
+  output logic               lit_half_o,
   // forward reader
   output logic               fwd_init_o,
   output logic [AddrW-1:0]   fwd_init_addr_o,
@@ -67,6 +73,9 @@ module zstd_lits #(
   logic [AddrW:0]  sb_q [4];
   logic [AddrW:0]  se_q [4];
   logic [17:0]     seg;
+  logic            hmode_q, half_q;
+  logic            wfree;            // the literal RAM space of this section may be written
+  assign wfree = hmode_q ? half_free_i[half_q] : lit_free_i;
 
   logic [AddrW:0] fbyte;
   assign fbyte = fwd_bitpos_i[AddrW+3:3];
@@ -126,7 +135,7 @@ module zstd_lits #(
     unique case (state_q)
       LIdle: if (start_i) fwd_init_o = 1'b1;
       LHdr:  if (fwd_nvalid_i >= 8'd40) fwd_consume_o = 7'({hl, 3'b000});
-      LRaw:  if (lit_free_i && rem_q != '0 && (fwd_nvalid_i >= 8'd64 || (rem_q < 18'd8 && fwd_nvalid_i >= 8'({rem_q[2:0], 3'b000})))) begin
+      LRaw:  if (wfree && rem_q != '0 && (fwd_nvalid_i >= 8'd64 || (rem_q < 18'd8 && fwd_nvalid_i >= 8'({rem_q[2:0], 3'b000})))) begin
                lw_we_o       = 1'b1;
                fwd_consume_o = (rem_q >= 18'd8) ? 7'd64 : 7'({rem_q[2:0], 3'b000});
              end
@@ -135,7 +144,7 @@ module zstd_lits #(
                fwd_init_o      = 1'b1;
                fwd_init_addr_o = p_q[AddrW-1:0];
              end
-      LStreams: if (lit_free_i) begin
+      LStreams: if (wfree) begin
                bwd_init_o = four_q ? 4'b1111 : 4'b0001;
                hs_start_o = four_q ? 4'b1111 : 4'b0001;
              end
@@ -148,7 +157,7 @@ module zstd_lits #(
       state_q <= LIdle;
       bsz_q <= '0; lend_q <= '0; p_q <= '0; size_q <= '0; rem_q <= '0; type_q <= '0;
       four_q <= 1'b0; huf_valid_q <= 1'b0; widx_q <= '0; code_q <= zstd_pkg::ErrNone;
-      len_q <= '0; rle_q <= 1'b0; rleb_q <= '0;
+      len_q <= '0; rle_q <= 1'b0; rleb_q <= '0; hmode_q <= 1'b0; half_q <= 1'b0;
       for (int k = 0; k < 4; k++) begin sb_q[k] <= '0; se_q[k] <= '0; end
     end else begin
       if (frame_start_i) huf_valid_q <= 1'b0;
@@ -162,7 +171,9 @@ module zstd_lits #(
           size_q <= hregen;
           rem_q  <= hregen;
           four_q <= hfour;
-          widx_q <= '0;
+          // sections up to 64 KiB alternate between the RAM halves; RLE needs no RAM
+          hmode_q <= hregen <= 18'd65536 && ht != 2'd1;
+          widx_q  <= (hregen <= 18'd65536) ? LitWAW'({half_q, {(LitWAW-1){1'b0}}}) : '0;
           rle_q  <= (ht == 2'd1);
           len_q  <= {54'd0, hregen};
           code_q <= zstd_pkg::ErrLiterals;
@@ -185,13 +196,13 @@ module zstd_lits #(
           end
         end
         LRaw: begin
-          if (rem_q == '0 && lit_free_i) state_q <= LDone;
+          if (rem_q == '0 && wfree) state_q <= LDone;
           else if (lw_we_o) begin
             widx_q <= widx_q + 1'b1;
             rem_q  <= (rem_q >= 18'd8) ? rem_q - 18'd8 : '0;
           end
         end
-        LRle: if (fwd_nvalid_i >= 8'd8 && lit_free_i) begin
+        LRle: if (fwd_nvalid_i >= 8'd8) begin
           rleb_q  <= fwd_peek_i[7:0];
           state_q <= LDone;
         end
@@ -208,13 +219,17 @@ module zstd_lits #(
                       (AddrW+3)'(jb) + (AddrW+3)'(j1) + (AddrW+3)'(j2) + (AddrW+3)'(j3) >= (AddrW+3)'(lend_q))
                      ? LErr : LStreams;
         end
-        LStreams: if (lit_free_i) state_q <= LWait;
+        LStreams: if (wfree) state_q <= LWait;
         LWait: if (hs_busy_i == '0) begin
           code_q  <= zstd_pkg::ErrHuffman;
           // only the streams of this block count (an unused decoder keeps its last job's error)
           state_q <= ((hs_err_i & (four_q ? 4'b1111 : 4'b0001)) != '0) ? LErr : LDone;
         end
-        LDone, LErr: state_q <= LIdle;
+        LDone: begin
+          if (hmode_q) half_q <= !half_q;   // the next section takes the other half
+          state_q <= LIdle;
+        end
+        LErr: state_q <= LIdle;
         default: state_q <= LIdle;
       endcase
       // Huffman tree description finished
@@ -249,6 +264,8 @@ module zstd_lits #(
   assign lit_rle_o      = rle_q;
   assign lit_rle_byte_o = rleb_q;
   assign lit_len_o      = len_q;
+  assign lit_half_mode_o = hmode_q;
+  assign lit_half_o     = half_q;
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin
