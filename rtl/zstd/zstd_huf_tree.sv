@@ -7,8 +7,9 @@
 /// the header byte at start_i. desc_end_o is the byte after the description (valid at done_o).
 /// Direct weights are read 16 per cycle, weights are counted 16 per cycle (aligned windows of the
 /// weight registers), and the sort writes one symbol per cycle while skipping 16 zero weights per
-/// cycle: a direct tree of S symbols (k of them present) takes about S/8 + k + 8 cycles.
-/// Bounded: <= 16 + 16 + 256 + 16 + 2 x 255 + FSE table build cycles. Max_Number_of_Bits above 11
+/// cycle: a direct tree of S symbols (k of them present) takes about S/8 + k + 8 cycles; FSE-coded
+/// weights are decoded one per cycle (the two states' table reads alternate).
+/// Bounded: <= 16 + 16 + 256 + 16 + 255 + FSE table build cycles. Max_Number_of_Bits above 11
 /// is rejected (RFC 8878 limit).
 `include "ndp_assert.svh"
 
@@ -53,7 +54,7 @@ module zstd_huf_tree #(
   output logic [7:0]         sw_addr_o,
   output logic [7:0]         sw_data_o
 );
-  typedef enum logic [3:0] {TIdle, THb, TDirect, TFse, TS1, TS2, TLook, TEmit, TLast, TLastE,
+  typedef enum logic [3:0] {TIdle, THb, TDirect, TFse, TS1, TS2, TLook, TEmit, TLastE,
                             TSum, TFinal, TRank, TSort, TDone, TErr} state_e;
   state_e state_q;
 
@@ -152,8 +153,14 @@ module zstd_huf_tree #(
       TDirect: if (i_q < n_q && fwd_nvalid_i >= 8'({dtake, 3'b000})) fwd_consume_o = 7'({dtake, 3'b000});
       TFse:    if (fse_done_i && !fse_err_i && fbyte < dend_q) bwd_init_o = 1'b1;
       TS1, TS2: if (bwd_ready_i) bwd_consume_o = 6'(fse_al_i);
-      TLook, TLast: tr_re_o = 1'b1;
-      TEmit:   if (bwd_ready_i) bwd_consume_o = 6'(ent.nb);
+      TLook:   tr_re_o = 1'b1;
+      // one weight per cycle: while the entry of state `which` is used, the other state's entry
+      // is read (a stall re-reads `which`)
+      TEmit:   begin
+                 tr_re_o   = 1'b1;
+                 tr_addr_o = {zstd_pkg::TabHW, (bwd_ready_i ? st_q[!which_q] : st_q[which_q])};
+                 if (bwd_ready_i) bwd_consume_o = 6'(ent.nb);
+               end
       TSort:   sw_we_o = (i_q < n_q) && sfound;
       default: ;
     endcase
@@ -225,10 +232,10 @@ module zstd_huf_tree #(
             st_q[which_q] <= 9'(ent.base) + 9'((bwd_peek_i >> (6'd32 - 6'(ent.nb))) & 32'h1ff);
             if (ent.nb == 4'd0) st_q[which_q] <= 9'(ent.base);
             which_q <= !which_q;
-            state_q <= (bwd_left_i < $signed((AddrW+5)'(ovf_nb))) ? TLast : TLook;
+            // overflow: the other state's entry (read this cycle) is the last weight
+            state_q <= (bwd_left_i < $signed((AddrW+5)'(ovf_nb))) ? TLastE : TEmit;
           end
         end
-        TLast: state_q <= TLastE;  // table read of the other state issued in TLast
         TLastE: begin
           if (n_q >= 9'd255) state_q <= TErr;
           else begin
