@@ -156,6 +156,32 @@ TEST(ZstdDecoder, HuffmanPlaneFrames) {
   EXPECT_TRUE(env.protocol_ok());
 }
 
+// The device's default chunk (32768 elements, docs/spec.md 2): EXPBYTE planes of 32 KiB as
+// literals-only Huffman frames (4 streams of 8 KiB), one job; reports the sustained output rate.
+TEST(ZstdDecoder, HuffmanPlaneFrames32K) {
+  std::vector<ZstdVector> planes;
+  std::string why;
+  if (!load_plane_blocks(32768, &planes, &why)) GTEST_SKIP() << why;
+  std::vector<uint8_t> job, want;
+  size_t frames = 0;
+  for (const ZstdVector& p : planes) {
+    if (p.orig.size() != 32768) continue;  // the EXPBYTE plane (bit-planes are 4 KiB)
+    std::vector<uint8_t> f;
+    if (!write_huffman_frame(p.orig.data(), p.orig.size(), f)) continue;
+    job.insert(job.end(), f.begin(), f.end());
+    want.insert(want.end(), p.orig.begin(), p.orig.end());
+    ++frames;
+  }
+  if (frames == 0) GTEST_SKIP() << "no 32 KiB EXPBYTE plane with a Huffman frame";
+  Env env(test_seed(), "", 0.0, 0.0);
+  ZResult r = env.decode(job, static_cast<uint32_t>(want.size()), 64 * (job.size() + want.size()) + 100000);
+  ASSERT_TRUE(r.done);
+  ASSERT_EQ(r.code, 0) << zstd_err_name(r.code);
+  ASSERT_TRUE(r.bytes == want) << first_diff(r.bytes, want);
+  std::printf("[zstd] Huffman plane frames, 32 KiB EXPBYTE planes: %zu frames, %zu bytes in, %zu bytes out, %.3f "
+              "output bytes/cycle\n", frames, job.size(), want.size(), double(want.size()) / double(r.cycles));
+}
+
 // Frame-level directed cases.
 TEST(ZstdDecoder, Directed) {
   std::vector<uint8_t> text;
