@@ -14,8 +14,8 @@
 // kshift = xoffp + 1 + (ManBits - m): bp_asm_dec turns them into the target exponent and the
 // alignment shift with one subtraction each.
 //
-/// Registers: a pipe_reg after the per-beat max tree (stage A), the group accumulator, the beat
-/// FIFO and the scale FIFO (both fifo_sync). Output valid depends only on FIFO state.
+/// Registers: two pipe_regs across the per-beat max tree (stages A1, A2), the group accumulator,
+/// the beat FIFO and the scale FIFO (both fifo_sync). Output valid depends only on FIFO state.
 `include "ndp_assert.svh"
 
 module bp_asm_mx #(
@@ -55,18 +55,20 @@ module bp_asm_mx #(
   logic [Lanes*ElemBits-1:0] elems;
   assign elems = in_beat_i[BeatW-1 -: Lanes*ElemBits];
 
-  // ---- stage A: per-lane key, then a balanced max tree over the beat (heap order, leaves at
-  // Lanes + i, root at 1) ----
-  logic [2*Lanes*KW-1:0] node;
-  logic                  a_sp;
+  // ---- stage A1: per-lane key, reduced to Parts partial maxima; stage A2: the beat maximum ----
+  // Two registered halves of a balanced max tree keep each stage to about two compare levels.
+  localparam int unsigned Parts = (Lanes >= 4) ? Lanes / 4 : 1;
+  localparam int unsigned PerPart = Lanes / Parts;
+
+  logic [Lanes*KW-1:0] keys;
+  logic                a_sp;
   always_comb begin
-    node = '0;
+    keys = '0;
     a_sp = 1'b0;
     for (int unsigned i = 0; i < Lanes; i++) begin
       logic [ExpBits-1:0] e;
       logic [ManBits-1:0] f;
       logic [MW-1:0]      lz;
-      logic [KW-1:0]      key;
       e  = elems[i*ElemBits + ManBits +: ExpBits];
       f  = elems[i*ElemBits +: ManBits];
       lz = '0;
@@ -74,27 +76,54 @@ module bp_asm_mx #(
         if (f[j]) lz = MW'(ManBits - 1 - j);
       end
       // lanes past cnt hold zeros (the join clears them): key 0, not special
-      if (e == '1) key = '0;
-      else if (e != '0) key = KW'(e) + KW'(ManBits);
-      else if (f != '0) key = KW'(ManBits) - KW'(lz);
-      else key = '0;
       if (e == '1) a_sp = 1'b1;
-      node[(Lanes + i)*KW +: KW] = key;
+      else if (e != '0) keys[i*KW +: KW] = KW'(e) + KW'(ManBits);
+      else if (f != '0) keys[i*KW +: KW] = KW'(ManBits) - KW'(lz);
     end
-    for (int unsigned n = Lanes - 1; n >= 1; n--) begin
-      logic [KW-1:0] l, r;
-      l = node[(2*n)*KW +: KW];
-      r = node[(2*n + 1)*KW +: KW];
-      node[n*KW +: KW] = (r > l) ? r : l;
+  end
+
+  // Parts partial maxima, each a balanced tree over PerPart lanes (heap order)
+  logic [Parts*KW-1:0] part;
+  always_comb begin
+    for (int unsigned p = 0; p < Parts; p++) begin
+      logic [2*PerPart*KW-1:0] t;  // heap: leaves at PerPart + i, root at 1
+      t = '0;
+      for (int unsigned i = 0; i < PerPart; i++) t[(PerPart + i)*KW +: KW] = keys[(p*PerPart + i)*KW +: KW];
+      for (int unsigned n = PerPart - 1; n >= 1; n--) begin
+        t[n*KW +: KW] = (t[(2*n + 1)*KW +: KW] > t[(2*n)*KW +: KW]) ? t[(2*n + 1)*KW +: KW]
+                                                                  : t[(2*n)*KW +: KW];
+      end
+      part[p*KW +: KW] = (PerPart == 1) ? keys[p*KW +: KW] : t[KW +: KW];
     end
+  end
+
+  logic                a1_valid, a1_ready, a1_sp;
+  logic [BeatW-1:0]    a1_beat;
+  logic [Parts*KW-1:0] a1_part;
+  pipe_reg #(.Width(BeatW + Parts*KW + 1)) u_stage_a1 (
+    .clk_i, .rst_ni,
+    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, part, a_sp}),
+    .out_valid_o(a1_valid), .out_ready_i(a1_ready), .out_data_o({a1_beat, a1_part, a1_sp})
+  );
+
+  logic [KW-1:0] a1_max;
+  always_comb begin
+    logic [2*Parts*KW-1:0] t;
+    t = '0;
+    for (int unsigned i = 0; i < Parts; i++) t[(Parts + i)*KW +: KW] = a1_part[i*KW +: KW];
+    for (int unsigned n = Parts - 1; n >= 1; n--) begin
+      t[n*KW +: KW] = (t[(2*n + 1)*KW +: KW] > t[(2*n)*KW +: KW]) ? t[(2*n + 1)*KW +: KW]
+                                                                : t[(2*n)*KW +: KW];
+    end
+    a1_max = (Parts == 1) ? a1_part[KW-1:0] : t[KW +: KW];
   end
 
   logic             a_valid, a_ready, a_sp_q;
   logic [BeatW-1:0] a_beat;
   logic [KW-1:0]    bkey;
-  pipe_reg #(.Width(BeatW + KW + 1)) u_stage_a (
+  pipe_reg #(.Width(BeatW + KW + 1)) u_stage_a2 (
     .clk_i, .rst_ni,
-    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, node[KW +: KW], a_sp}),
+    .in_valid_i(a1_valid), .in_ready_o(a1_ready), .in_data_i({a1_beat, a1_max, a1_sp}),
     .out_valid_o(a_valid), .out_ready_i(a_ready), .out_data_o({a_beat, bkey, a_sp_q})
   );
 
@@ -110,22 +139,39 @@ module bp_asm_mx #(
   assign gsp  = acc_sp_q || a_sp_q;
   assign gend = a_beat[0] || (gbeat_q == GbW'(GroupBeats - 1));
 
-  // X = clamp(key - c1, -127, 127); an all-zero group (key 0) clamps to -127.
+  // X = clamp(key - c1, -127, 127); an all-zero group (key 0) clamps to -127. The constants are
+  // re-registered from the (static per command) configuration so that stage B holds only a
+  // compare, one adder and a mux: the first beat of a command reaches stage B at least two
+  // cycles after the configuration was loaded.
+  logic [TW-1:0] klo_q, khi_q, kx_q, kk_q, ks_q, xlo_q, xhi_q, slo_q, shi_q;
+  always_ff @(posedge clk_i) begin
+    klo_q <= c1_i - TW'(127);
+    khi_q <= c1_i + TW'(127);
+    kx_q  <= xoffp_i - c1_i;
+    kk_q  <= kshift_i - c1_i;
+    ks_q  <= TW'(127) - c1_i;
+    xlo_q <= xoffp_i - TW'(127);
+    xhi_q <= xoffp_i + TW'(127);
+    slo_q <= kshift_i - TW'(127);
+    shi_q <= kshift_i + TW'(127);
+  end
+  logic [TW-1:0] gk;
+  assign gk = TW'(gkey);
   always_comb begin
-    lo = (gkey == '0) || ($signed({1'b0, TW'(gkey)}) < $signed({c1_i[TW-1], c1_i} - (TW+1)'(127)));
-    hi = $signed({1'b0, TW'(gkey)}) > $signed({c1_i[TW-1], c1_i} + (TW+1)'(127));
+    lo = (gkey == '0) || ($signed(gk) < $signed(klo_q));
+    hi = $signed(gk) > $signed(khi_q);
     if (lo) begin
-      gxoffp  = xoffp_i - TW'(127);
-      gkshift = kshift_i - TW'(127);
+      gxoffp  = xlo_q;
+      gkshift = slo_q;
       gscale  = 8'd0;
     end else if (hi) begin
-      gxoffp  = xoffp_i + TW'(127);
-      gkshift = kshift_i + TW'(127);
+      gxoffp  = xhi_q;
+      gkshift = shi_q;
       gscale  = 8'd254;
     end else begin
-      gxoffp  = xoffp_i + TW'(gkey) - c1_i;
-      gkshift = kshift_i + TW'(gkey) - c1_i;
-      gscale  = 8'(TW'(gkey) - c1_i + TW'(127));
+      gxoffp  = gk + kx_q;
+      gkshift = gk + kk_q;
+      gscale  = 8'(gk + ks_q);
     end
     if (gsp) gscale = 8'hFF;
   end
