@@ -5,6 +5,7 @@
 /// bytes (lanes 0..cnt-1), in_last_i on the final beat. Output: decoded bytes in rows of out_cnt_o
 /// (1..8) bytes, then one status row (out_last_o, out_cnt_o = 0, out_err_o/out_code_o). Rows
 /// before an error row are not valid data. At most out_cap_i bytes are ever emitted per job.
+/// out_frames_o (with the status row) counts the job's frames, for callers that need exactly one.
 /// Internals: zstd_frame (control, input queue), block RAM (compressed block), zstd_lits with the
 /// Huffman tree builder and 4 stream decoders, zstd_fse_build, zstd_seq, zstd_exec (history,
 /// output), zstd_xxh64. Shared readers and RAM ports are driven by one unit at a time (the
@@ -30,7 +31,8 @@ module zstd_decoder #(
   output logic [3:0]     out_cnt_o,
   output logic           out_last_o,
   output logic           out_err_o,
-  output zstd_pkg::err_e out_code_o
+  output zstd_pkg::err_e out_code_o,
+  output logic [15:0]    out_frames_o     // with the status row: frames in the job (skippable included)
 );
   localparam int unsigned BWAW = AddrW - 3;
 
@@ -359,6 +361,7 @@ module zstd_decoder #(
     .clk_i, .rst_ni,
     .in_valid_i, .in_ready_o, .in_data_i, .in_cnt_i, .in_last_i, .out_cap_i,
     .stat_valid_o(stat_valid), .stat_ready_i(stat_ready), .stat_code_o(stat_code),
+    .stat_frames_o(out_frames_o),
     .out_empty_i(!ex_valid),
     .bw_we_o(bw_we), .bw_addr_o(bw_addr), .bw_data_o(bw_data),
     .lw_we_o(fr_lw_we), .lw_addr_o(fr_lw_addr), .lw_data_o(fr_lw_data),

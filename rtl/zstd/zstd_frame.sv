@@ -28,6 +28,7 @@ module zstd_frame #(
   output logic               stat_valid_o,
   input  logic               stat_ready_i,
   output zstd_pkg::err_e     stat_code_o,
+  output logic [15:0]        stat_frames_o,   // frames (skippable ones included) the job held
   input  logic               out_empty_i,     // executor output FIFO empty
   // block RAM write
   output logic               bw_we_o,
@@ -196,6 +197,7 @@ module zstd_frame #(
   assign xxh_fin_o    = (state_q == FCk) && exec_idle_i && out_empty_i;
   assign stat_valid_o = (state_q == FStat) && exec_idle_i && out_empty_i;
   assign stat_code_o  = code_q;
+  assign stat_frames_o = (nframes_q > 32'hFFFF) ? 16'hFFFF : nframes_q[15:0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

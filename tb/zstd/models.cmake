@@ -10,6 +10,8 @@ set(NDP_RTL_ZSTD_SRC ${NDP_RTL_ZSTD}/zstd_pkg.sv
   ${NDP_RTL_ZSTD}/zstd_exec.sv ${NDP_RTL_ZSTD}/zstd_xxh64.sv ${NDP_RTL_ZSTD}/zstd_frame.sv
   ${NDP_RTL_ZSTD}/zstd_decoder.sv)
 ndp_verilate(Vzstd_decoder zstd_decoder SOURCES ${NDP_RTL_ZSTD_SRC})
+# The codec lane's ZSTD payload path (zstd_decoder + the spec section 3 payload rules).
+ndp_verilate(Vzstd_lane_dec zstd_lane_dec SOURCES ${NDP_RTL_ZSTD_SRC} ${NDP_RTL_ZSTD}/zstd_lane_dec.sv)
 
 # The bench uses libzstd (reference decoder and compressor) and the project's Huffman frame
 # writer (ndp_codec).
