@@ -40,6 +40,10 @@ module zstd_bitrd_bwd #(
   logic [AddrW:0] pm1;
   assign pm1    = pos_q - 1'b1;
   assign wbase  = {pm1[AddrW:3], 3'b000};                   // word holding byte pos_q-1
+  logic [7:0] lz1;
+  assign lz1 = lz + 8'd1;
+  logic unused_pm1;
+  assign unused_pm1 = ^pm1[2:0];
   assign lo     = (wbase > beg_q) ? wbase : beg_q;
   assign nb_req = 4'(pos_q - lo);
   assign req_o  = act_q && !init_i && !err_q && pos_q > beg_q && !infl_q && nv_q <= 8'd128;
@@ -59,7 +63,7 @@ module zstd_bitrd_bwd #(
     if (!strip_q && nv_q >= 8'd8 && top != 8'd0) begin
       buf_c  = buf_q << (lz + 8'd1);
       nv_c   = nv_q - (lz + 8'd1);
-      left_c = left_q - LeftW'(lz + 8'd1);
+      left_c = left_q - LeftW'(lz1);
     end else if (strip_q) begin
       buf_c  = buf_q << consume_i;
       nv_c   = (nv_q > {2'b00, consume_i}) ? nv_q - {2'b00, consume_i} : 8'd0;

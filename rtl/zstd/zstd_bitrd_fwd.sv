@@ -40,7 +40,7 @@ module zstd_bitrd_fwd #(
   always_comb begin
     buf_c = buf_q >> consume_i;
     nv_c  = nv_q - {1'b0, consume_i};
-    ins   = 192'(rdata_i >> {skip_q, 3'b000}) << nv_c;
+    ins   = 192'(64'(rdata_i >> {skip_q, 3'b000})) << nv_c;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -21,13 +21,14 @@ module zstd_byteq #(
 );
   logic [8*Bytes-1:0] buf_q, buf_pop, ins;
   logic [CntW-1:0]    cnt_q, cnt_pop;
-  logic [63:0]        pmask;
+  logic [63:0]        pmask, pdata;
 
   always_comb begin
     pmask   = (push_cnt_i >= 4'd8) ? '1 : ((64'd1 << {push_cnt_i[2:0], 3'b000}) - 64'd1);
     buf_pop = buf_q >> {pop_cnt_i, 3'b000};
     cnt_pop = cnt_q - CntW'(pop_cnt_i);
-    ins     = (8*Bytes)'(push_data_i & pmask) << {cnt_pop, 3'b000};
+    pdata   = push_data_i & pmask;
+    ins     = (8*Bytes)'(pdata) << {cnt_pop, 3'b000};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -277,7 +277,8 @@ module zstd_decoder #(
   logic              fr_src, fr_rle, fr_hmode, fr_half, cmdq_valid, cmdq_ready, ex_idle;
   logic [7:0]        fr_rle_byte;
   logic [4*18-1:0]   fr_len;
-  logic [83:0]       cmdq_in, cmdq_data;   // [83]: source command {rle, byte, lengths, half mode, half}
+  logic [83:0]       cmdq_in, cmdq_data;
+  logic [2:0]        unused_cmdq_cnt;   // [83]: source command {rle, byte, lengths, half mode, half}
   logic [1:0]        ex_busy_half;
   logic [2:0]        pend0_q, pend1_q;     // source commands per half pushed, not yet applied
   logic              lr_re;
@@ -303,7 +304,7 @@ module zstd_decoder #(
     .out_valid_o(cmdq_valid),
     .out_ready_i(cmdq_ready),
     .out_data_o (cmdq_data),
-    .count_o    ()
+    .count_o    (unused_cmdq_cnt)
   );
 
   ram_1r1w #(.Width(64), .Depth(1 << LitWAW)) u_lit_ram (
@@ -357,7 +358,7 @@ module zstd_decoder #(
     .fin_i(xxh_fin), .done_o(xxh_done), .hash_o(xxh_hash)
   );
 
-  zstd_frame #(.HistBytes(HistBytes), .AddrW(AddrW), .LitWAW(LitWAW)) u_frame (
+  zstd_frame #(.AddrW(AddrW), .LitWAW(LitWAW)) u_frame (
     .clk_i, .rst_ni,
     .in_valid_i, .in_ready_o, .in_data_i, .in_cnt_i, .in_last_i, .out_cap_i,
     .stat_valid_o(stat_valid), .stat_ready_i(stat_ready), .stat_code_o(stat_code),
@@ -367,7 +368,7 @@ module zstd_decoder #(
     .lw_we_o(fr_lw_we), .lw_addr_o(fr_lw_addr), .lw_data_o(fr_lw_data),
     .frame_start_o(frame_start),
     .lits_start_o(lits_start), .blk_size_o(blk_size), .lits_done_i(lits_done),
-    .lits_err_i(lits_err), .lits_code_i(lits_code), .lit_end_i(lit_end), .lit_size_i(lit_size),
+    .lits_err_i(lits_err), .lits_code_i(lits_code),
     .lits_rle_i(li_rle), .lits_rle_byte_i(li_rle_byte), .lits_len_i(li_len),
     .seq_start_o(seq_start), .fpos_o(fpos), .room_o(room), .seq_done_i(seq_done),
     .seq_err_i(seq_err), .seq_code_i(seq_code), .seq_blk_out_i(seq_blk_out),

@@ -153,13 +153,10 @@ module zstd_exec #(
   always_comb begin
     for (int b = 0; b < 8; b++) begin
       logic [2:0] j;
-      logic [HAW-1:0] a;
       j = 3'(b) - rdp[2:0];
-      a = rdp + HAW'(j);
-      hb_raddr[b] = a[HAW-1:3];
+      hb_raddr[b] = (HAW-3)'((rdp + HAW'(j)) >> 3);
       j = 3'(b) - s1p_q[2:0];
-      a = s1p_q + HAW'(j);
-      hb_waddr[b] = a[HAW-1:3];
+      hb_waddr[b] = (HAW-3)'((s1p_q + HAW'(j)) >> 3);
       hb_we[b]    = s1v_q && (4'(j) < s1n_q);
     end
   end

@@ -3,16 +3,14 @@
 // into the block RAM, sequencing zstd_lits / zstd_seq / zstd_exec, the XXH64 content checksum,
 // the history limit, error drain and the final status row of a job.
 //
-/// A job is the input bytes up to in_last_i: one or more frames. The history limit: a frame is
-/// decoded when its window fits HistBytes, or its content size is known and fits HistBytes
-/// (offsets never reach before the frame start); otherwise it is rejected with ErrHistory.
+/// A job is the input bytes up to in_last_i: one or more frames. The history limit is enforced
+/// per match by zstd_seq (ErrHistory), so any declared window is accepted up to 2^27.
 /// Blocks run one after the other (load, literals, sequences); before a block's commands a source
 /// command (cmd_src_o) tells the executor where that block's literals are, so the executor copies
 /// block N while block N+1 is loaded and its literals decoded (zstd_lits: literal-RAM halves).
 `include "ndp_assert.svh"
 
 module zstd_frame #(
-  parameter int unsigned HistBytes = 65536,
   parameter int unsigned AddrW     = 17,
   parameter int unsigned LitWAW    = 14
 ) (
@@ -46,8 +44,6 @@ module zstd_frame #(
   input  logic               lits_done_i,
   input  logic               lits_err_i,
   input  zstd_pkg::err_e     lits_code_i,
-  input  logic [AddrW:0]     lit_end_i,
-  input  logic [17:0]        lit_size_i,
   input  logic               lits_rle_i,
   input  logic [7:0]         lits_rle_byte_i,
   input  logic [4*18-1:0]    lits_len_i,
@@ -106,11 +102,12 @@ module zstd_frame #(
 
   // ---- frame state --------------------------------------------------------------------------
   logic [7:0]      fhd_q;
+  logic            unused_bits;   // descriptor bits 4..2 are read from iq_head when parsed; XXH64 low half
+  assign unused_bits = ^{fhd_q[4:2], xxh_hash_i[63:32]};
   logic [3:0]      nb_q;            // bytes of the field being read
   logic            fcs_known_q, ck_q, last_blk_q;
   logic [63:0]     fcs_q;
   logic [31:0]     fpos_q, total_q, nframes_q;
-  logic [1:0]      btype_q;
   logic [17:0]     bsize_q;
   logic [31:0]     rem_q;
   logic [LitWAW-1:0] widx_q;
@@ -203,7 +200,7 @@ module zstd_frame #(
     if (!rst_ni) begin
       state_q <= FMagic;
       last_q <= 1'b0; fhd_q <= '0; nb_q <= '0; fcs_known_q <= 1'b0; ck_q <= 1'b0;
-      last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0; btype_q <= '0;
+      last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0;
       bsize_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
       rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0;
       src_seq_q <= 1'b0; hmode_q <= 1'b0; half_q <= 1'b0;
@@ -293,7 +290,6 @@ module zstd_frame #(
         FBhdr: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
                else if (have) begin
                  last_blk_q <= bh[0];
-                 btype_q    <= bh[2:1];
                  bsize_q    <= 18'(bh[23:3]);
                  rem_q      <= 32'(bh[23:3]);
                  widx_q     <= '0;

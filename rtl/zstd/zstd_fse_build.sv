@@ -91,6 +91,8 @@ module zstd_fse_build (
   // Table RAM ports.
   zstd_pkg::fse_ent_t went, rent;
   assign rent = tr_data_i;
+  logic unused_bits;   // the symbol of a read entry is all that is used; pu_q < 512
+  assign unused_bits = ^{fwd_peek_i[63:12], pu_q[9], rent.nb, rent.base};
   logic signed [10:0] cur_norm;
   assign cur_norm = norm_q[sym_q[5:0]];
   logic [7:0] rs;
@@ -116,7 +118,7 @@ module zstd_fse_build (
       SAl: if (fwd_nvalid_i >= 8'd16) fwd_consume_o = 7'd4;
       SHdr: if (fwd_nvalid_i >= 8'd16 && rem_q > 12'sd1 && sym_q <= maxsym)
               fwd_consume_o = prev0_q ? 7'd2 : 7'(hused);
-      SAlign: fwd_consume_o = 7'((4'd8 - {1'b0, fwd_bitpos_i}) & 4'd7);
+      SAlign: fwd_consume_o = {4'd0, 3'(3'd0 - fwd_bitpos_i)};   // to the next byte boundary
       SHi: if (sym_q < nsym_q && cur_norm == -11'sd1) begin
              tw_we_o   = 1'b1;
              tw_addr_o = {kind_q, high_q[8:0]};

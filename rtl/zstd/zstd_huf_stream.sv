@@ -60,20 +60,22 @@ module zstd_huf_stream #(
     logic [10:0] v;
     logic [3:0]  w;
     logic [11:0] d;
-    logic [8:0]  idx;
+    logic [7:0]  idx;
     v = top >> (4'd11 - mb);
     w = 4'd1;
     for (int k = 1; k < 12; k++) begin
       if (12'(v) >= rs[(k-1)*12 +: 12]) w = 4'(k);
     end
     d   = 12'(v) - rs[(w-4'd1)*12 +: 12];
-    idx = ri[(w-4'd1)*9 +: 9] + 9'(d >> (w - 4'd1));
-    dec = {mb + 4'd1 - w, idx[7:0], 1'b0};
+    idx = 8'(ri[(w-4'd1)*9 +: 9]) + 8'(d >> (w - 4'd1));
+    dec = {mb + 4'd1 - w, idx, 1'b0};
   endfunction
 
   logic [12:0] da, db;
   logic [3:0]  nba, nbb;
   logic [31:0] peek2;
+  logic        unused_dec;   // dec()'s zero LSB; the second symbol's bits beyond 11
+  assign unused_dec = ^{da[0], db[0], peek2[20:0]};
   always_comb begin
     da    = dec(bwd_peek_i[31:21], maxbits_i, rank_start_i, rank_idx_i);
     nba   = da[12:9];

@@ -60,7 +60,6 @@ module zstd_huf_tree #(
 
   logic [3:0]       w_q [256];
   logic [8:0]       n_q, i_q;          // weights decoded / loop index
-  logic [7:0]       hb_q;
   logic [AddrW:0]   dend_q;
   logic [8:0]       st_q [2];
   logic             which_q;           // state whose symbol is emitted next
@@ -81,6 +80,10 @@ module zstd_huf_tree #(
 
   logic [AddrW:0] fbyte;
   assign fbyte = fwd_bitpos_i[AddrW+3:3];
+  logic [8:0] dlen;      // direct form: bytes of weights, (header - 127 + 1) / 2
+  assign dlen = (9'(fwd_peek_i[7:0]) - 9'd126) >> 1;
+  logic unused_bitpos;   // the description starts byte aligned
+  assign unused_bitpos = ^fwd_bitpos_i[2:0];
 
   // Final weight and table size from the running total.
   logic [3:0]  mb;
@@ -169,7 +172,7 @@ module zstd_huf_tree #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= TIdle;
-      n_q <= '0; i_q <= '0; hb_q <= '0; dend_q <= '0; which_q <= 1'b0; total_q <= '0; mb_q <= '0;
+      n_q <= '0; i_q <= '0; dend_q <= '0; which_q <= 1'b0; total_q <= '0; mb_q <= '0;
       st_q[0] <= '0; st_q[1] <= '0;
       for (int k = 0; k < 12; k++) begin
         cnt_q[k] <= '0; nidx_q[k] <= '0; rs_q[k] <= '0; ri_q[k] <= '0;
@@ -178,12 +181,11 @@ module zstd_huf_tree #(
       unique case (state_q)
         TIdle: if (start_i) state_q <= THb;
         THb: if (fwd_nvalid_i >= 8'd8) begin
-          hb_q <= fwd_peek_i[7:0];
           n_q  <= '0;
           i_q  <= '0;
           if (fwd_peek_i[7]) begin
             n_q     <= 9'(fwd_peek_i[7:0]) - 9'd127;
-            dend_q  <= fbyte + 1'b1 + (AddrW+1)'((9'(fwd_peek_i[7:0]) - 9'd126) >> 1);
+            dend_q  <= fbyte + 1'b1 + (AddrW+1)'(dlen);
             state_q <= TDirect;
           end else if (fwd_peek_i[7:0] == 8'd0) begin
             state_q <= TErr;

@@ -43,6 +43,8 @@ module zstd_lane_dec #(
   logic [3:0]     d_cnt;
   zstd_pkg::err_e d_code;
   logic [15:0]    d_frames;
+  logic           unused_d_err;   // recomputed below from the final code
+  assign unused_d_err = d_err;
 
   zstd_decoder #(.HistBytes(HistBytes)) u_dec (
     .clk_i, .rst_ni,

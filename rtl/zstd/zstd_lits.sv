@@ -63,7 +63,6 @@ module zstd_lits #(
 
   logic [AddrW:0]  bsz_q, lend_q, p_q;
   logic [17:0]     size_q, rem_q;
-  logic [1:0]      type_q;
   logic            four_q, huf_valid_q;
   logic [LitWAW-1:0] widx_q;
   zstd_pkg::err_e  code_q;
@@ -77,8 +76,8 @@ module zstd_lits #(
   logic            wfree;            // the literal RAM space of this section may be written
   assign wfree = hmode_q ? half_free_i[half_q] : lit_free_i;
 
-  logic [AddrW:0] fbyte;
-  assign fbyte = fwd_bitpos_i[AddrW+3:3];
+  logic unused_bitpos;   // only the forward reader's data is used here
+  assign unused_bitpos = ^fwd_bitpos_i;
 
   // Literals_Section_Header fields from the first 5 bytes.
   logic [39:0] h;
@@ -155,7 +154,7 @@ module zstd_lits #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= LIdle;
-      bsz_q <= '0; lend_q <= '0; p_q <= '0; size_q <= '0; rem_q <= '0; type_q <= '0;
+      bsz_q <= '0; lend_q <= '0; p_q <= '0; size_q <= '0; rem_q <= '0;
       four_q <= 1'b0; huf_valid_q <= 1'b0; widx_q <= '0; code_q <= zstd_pkg::ErrNone;
       len_q <= '0; rle_q <= 1'b0; rleb_q <= '0; hmode_q <= 1'b0; half_q <= 1'b0;
       for (int k = 0; k < 4; k++) begin sb_q[k] <= '0; se_q[k] <= '0; end
@@ -167,7 +166,6 @@ module zstd_lits #(
           state_q <= LHdr;
         end
         LHdr: if (fwd_nvalid_i >= 8'd40) begin
-          type_q <= ht;
           size_q <= hregen;
           rem_q  <= hregen;
           four_q <= hfour;

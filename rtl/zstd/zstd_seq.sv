@@ -81,6 +81,8 @@ module zstd_seq #(
   logic [31:0]     ofv_q;
   logic [17:0]     ll_q, ml_q;
   logic [31:0]     off_q;
+  logic            unused_bits;   // offsets above 2^17 are rejected before a command is pushed
+  assign unused_bits = ^{fwd_peek_i[63:32], fwd_bitpos_i[2:0], modes_q[1:0], off_q[31:17]};
   zstd_pkg::err_e  code_q;
 
   logic [AddrW:0] fbyte;
@@ -339,7 +341,7 @@ module zstd_seq #(
         QU2: if (rd_ok) begin st_q[1] <= 9'(e1_q.base) + 9'(bits); state_q <= QLk0; end
         QEnd: begin
           if (lsz_q == lused_q) state_q <= QDone;
-          else if (32'(bout_q) + 32'(lsz_q - lused_q) > room_q) begin
+          else if (32'(bout_q) + 32'(18'(lsz_q - lused_q)) > room_q) begin
             code_q  <= zstd_pkg::ErrOutput;
             state_q <= QErr;
           end else state_q <= QTail;

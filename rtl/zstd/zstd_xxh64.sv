@@ -41,12 +41,13 @@ module zstd_xxh64 (
   logic [5:0]   cnt_q;
   logic [63:0]  v_q [4];
   logic [63:0]  len_q, h_q;
-  logic [63:0]  imask;
+  logic [63:0]  imask, idata;
   logic [319:0] buf_n;
   logic [5:0]   cnt_n;
 
   always_comb begin
     imask = (in_cnt_i >= 4'd8) ? '1 : ((64'd1 << {in_cnt_i[2:0], 3'b000}) - 64'd1);
+    idata = in_data_i & imask;
     buf_n = buf_q;
     cnt_n = cnt_q;
     if (state_q == XFeed && cnt_q >= 6'd32) begin
@@ -54,7 +55,7 @@ module zstd_xxh64 (
       cnt_n = cnt_q - 6'd32;
     end
     if (in_valid_i && state_q == XFeed) begin
-      buf_n = buf_n | (320'(in_data_i & imask) << {cnt_n, 3'b000});
+      buf_n = buf_n | (320'(idata) << {cnt_n, 3'b000});
       cnt_n = cnt_n + 6'(in_cnt_i);
     end
   end
