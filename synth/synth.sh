@@ -21,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${SYNTH_OUT:-synth/out}
+case "$OUT" in /*) ;; *) OUT=$ROOT/$OUT ;; esac
 LIBERTY=${LIBERTY:-asap7}
 ASAP7_DIR=${ASAP7_DIR:-$ROOT/../shared/pdk/asap7}
 OSU018_LIB=${OSU018_LIB:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
@@ -53,7 +54,7 @@ case "$LIBERTY" in
     STA_LIBS=""
     for f in SIMPLE_RVT_TT_nldm_211120 INVBUF_RVT_TT_nldm_220122 AO_RVT_TT_nldm_211120 \
              OA_RVT_TT_nldm_211120 SEQ_RVT_TT_nldm_220123; do
-      STA_LIBS+=" $ROOT/$P/asap7sc7p5t_$f.lib"
+      STA_LIBS+=" $P/asap7sc7p5t_$f.lib"
     done
     HILO="hilomap -singleton -hicell TIEHIx1_ASAP7_75t_R H -locell TIELOx1_ASAP7_75t_R L"
     BUF="BUFx2_ASAP7_75t_R A Y"
@@ -74,6 +75,7 @@ case "$LIBERTY" in
 esac
 case "$MERGED" in /*) ;; *) MERGED=$ROOT/$MERGED ;; esac
 case "$SEQMAP" in /*) ;; *) SEQMAP=$ROOT/$SEQMAP ;; esac
+case "$ASAP7_DIR" in /*) ;; *) ASAP7_DIR=$ROOT/$ASAP7_DIR ;; esac
 
 INCS=""
 for d in rtl/*/; do INCS+=" -I${d%/}"; done
@@ -142,7 +144,8 @@ synth_block() {
     echo "synth -top $TOP -flatten"
     [ -n "$bb" ] && echo "tee -o $D/macros.txt stat" && echo "expose -evert" && echo "opt_clean"
     echo "dfflibmap -liberty $SEQMAP"
-    echo "abc -D $PERIOD_PS -script $ROOT/$D/abc.script $CONSTR -liberty $MERGED"
+    echo "rename -src t:*DFF*"  # flops named after their RTL source line: readable sta.log paths
+    echo "abc -D $PERIOD_PS -script $D/abc.script $CONSTR -liberty $MERGED"
     [ -n "$HILO" ] && echo "$HILO"
     echo "setundef -zero"
     echo "opt_clean -purge"
@@ -169,7 +172,7 @@ synth_block() {
   # (outputs named *clk_i) carry the clock, not data, and are not constrained.
   cat > "$D/sta.tcl" <<EOT
 foreach lib {$STA_LIBS} { read_liberty \$lib }
-read_verilog $ROOT/$D/net.v
+read_verilog $D/net.v
 link_design $TOP
 create_clock -name clk -period $PERIOD_PS [get_ports clk_i]
 set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]

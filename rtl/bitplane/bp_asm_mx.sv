@@ -6,16 +6,19 @@
 // known. Per group: any NaN/Inf -> scale 0xFF and zero elements; else X = clamp(emax - EmaxElem,
 // -127, 127), scale byte X + 127 (an all-zero group has X = -127, scale 0). Outside MX mode X = 0.
 //
-// Exponents are compared as keys: key = e + ManBits for a normal element, ManBits - lz for a
-// subnormal one (lz = leading zeros of its mantissa), 0 for zero; key - (Bias + ManBits) is the
-// element's floor(log2|x|), so the keys order exactly like the exponents.
+// Exponents are compared as raw keys {e, 0} for a normal element, ManBits - lz for a subnormal one
+// (lz = leading zeros of its mantissa), 0 for zero: they order exactly like the exponents and
+// need no adder. The beat maximum is then turned into key = floor(log2|x|) + Bias of the beat's
+// largest element (e for a normal one, -lz for a subnormal one, -ManBits when all are zero, which
+// is below every other key and clamps to X = -127).
 //
 // The converter lanes get, per beat, xoffp = Bias - bt + X (bt = target bias) and
 // kshift = xoffp + 1 + (ManBits - m): bp_asm_dec turns them into the target exponent and the
 // alignment shift with one subtraction each.
 //
-/// Registers: two pipe_regs across the per-beat max tree (stages A1, A2), the group accumulator,
-/// the beat FIFO and the scale FIFO (both fifo_sync). Output valid depends only on FIFO state.
+/// Registers: pipe_regs after the lane keys and across the max tree (stages A0-A2), the group
+/// accumulator, the beat FIFO and the scale FIFO (both fifo_sync). Output valid depends only on
+/// FIFO state.
 `include "ndp_assert.svh"
 
 module bp_asm_mx #(
@@ -31,7 +34,7 @@ module bp_asm_mx #(
   input  logic             rst_ni,
   // per-command configuration (registers of the parent)
   input  logic             mx_i,          // MX region
-  input  logic [TW-1:0]    c1_i,          // Bias + ManBits + EmaxElem (key of X = 0)
+  input  logic [TW-1:0]    c1_i,          // Bias + EmaxElem (key of X = 0)
   input  logic [TW-1:0]    xoffp_i,       // Bias - bt (xoffp at X = 0)
   input  logic [TW-1:0]    kshift_i,      // Bias - bt + 1 + ManBits - m (kshift at X = 0)
   // beats: {elements, cnt, last}
@@ -47,7 +50,9 @@ module bp_asm_mx #(
   output logic [TW-1:0]    out_kshift_o,   // kshift_i + X
   output logic             out_special_o   // MX group holds NaN/Inf: elements are zero
 );
-  localparam int unsigned KW = ExpBits + 1;  // key width
+  localparam int unsigned LW = $clog2(ManBits + 1);
+  localparam int unsigned RW = ExpBits + LW;  // raw key width
+  localparam logic [TW-1:0] KeyNone = TW'(0) - TW'(ManBits);  // key of an all-zero beat
   localparam int unsigned GroupBeats = bp_pkg::MxGroup / Lanes;
   localparam int unsigned GbW = (GroupBeats > 1) ? $clog2(GroupBeats) : 1;
   localparam int unsigned MW = $clog2(ManBits + 1);
@@ -55,12 +60,12 @@ module bp_asm_mx #(
   logic [Lanes*ElemBits-1:0] elems;
   assign elems = in_beat_i[BeatW-1 -: Lanes*ElemBits];
 
-  // ---- stage A1: per-lane key, reduced to Parts partial maxima; stage A2: the beat maximum ----
-  // Two registered halves of a balanced max tree keep each stage to about two compare levels.
+  // ---- stage A0: per-lane raw key; A1: Parts partial maxima; A2: the beat maximum ----
+  // The max tree is cut into registered halves so that each stage holds about two compare levels.
   localparam int unsigned Parts = (Lanes >= 4) ? Lanes / 4 : 1;
   localparam int unsigned PerPart = Lanes / Parts;
 
-  logic [Lanes*KW-1:0] keys;
+  logic [Lanes*RW-1:0] keys;
   logic                a_sp;
   always_comb begin
     keys = '0;
@@ -68,7 +73,7 @@ module bp_asm_mx #(
     for (int unsigned i = 0; i < Lanes; i++) begin
       logic [ExpBits-1:0] e;
       logic [ManBits-1:0] f;
-      logic [MW-1:0]      lz;
+      logic [MW-1:0]      lz, sk;
       e  = elems[i*ElemBits + ManBits +: ExpBits];
       f  = elems[i*ElemBits +: ManBits];
       lz = '0;
@@ -77,65 +82,82 @@ module bp_asm_mx #(
       end
       // lanes past cnt hold zeros (the join clears them): key 0, not special
       if (e == '1) a_sp = 1'b1;
-      else if (e != '0) keys[i*KW +: KW] = KW'(e) + KW'(ManBits);
-      else if (f != '0) keys[i*KW +: KW] = KW'(ManBits) - KW'(lz);
+      else if (e != '0) keys[i*RW +: RW] = {e, {LW{1'b0}}};
+      sk = MW'(ManBits) - lz;
+      if (e == '0 && f != '0) keys[i*RW +: RW] = RW'(sk);
     end
   end
 
+  // Stage A0 register: the beat with its raw keys.
+  logic                a0_valid, a0_ready, a0_sp;
+  logic [BeatW-1:0]    a0_beat;
+  logic [Lanes*RW-1:0] a0_keys;
+  pipe_reg #(.Width(BeatW + Lanes*RW + 1)) u_stage_a0 (
+    .clk_i, .rst_ni,
+    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, keys, a_sp}),
+    .out_valid_o(a0_valid), .out_ready_i(a0_ready), .out_data_o({a0_beat, a0_keys, a0_sp})
+  );
+
   // Parts partial maxima, each a balanced tree over PerPart lanes (heap order)
-  logic [Parts*KW-1:0] part;
+  logic [Parts*RW-1:0] part;
   always_comb begin
     for (int unsigned p = 0; p < Parts; p++) begin
-      logic [2*PerPart*KW-1:0] t;  // heap: leaves at PerPart + i, root at 1
+      logic [2*PerPart*RW-1:0] t;  // heap: leaves at PerPart + i, root at 1
       t = '0;
-      for (int unsigned i = 0; i < PerPart; i++) t[(PerPart + i)*KW +: KW] = keys[(p*PerPart + i)*KW +: KW];
-      for (int unsigned n = PerPart - 1; n >= 1; n--) begin
-        t[n*KW +: KW] = (t[(2*n + 1)*KW +: KW] > t[(2*n)*KW +: KW]) ? t[(2*n + 1)*KW +: KW]
-                                                                  : t[(2*n)*KW +: KW];
+      for (int unsigned i = 0; i < PerPart; i++) begin
+        t[(PerPart + i)*RW +: RW] = a0_keys[(p*PerPart + i)*RW +: RW];
       end
-      part[p*KW +: KW] = (PerPart == 1) ? keys[p*KW +: KW] : t[KW +: KW];
+      for (int unsigned n = PerPart - 1; n >= 1; n--) begin
+        t[n*RW +: RW] = (t[(2*n + 1)*RW +: RW] > t[(2*n)*RW +: RW]) ? t[(2*n + 1)*RW +: RW]
+                                                                  : t[(2*n)*RW +: RW];
+      end
+      part[p*RW +: RW] = (PerPart == 1) ? a0_keys[p*RW +: RW] : t[RW +: RW];
     end
   end
 
   logic                a1_valid, a1_ready, a1_sp;
   logic [BeatW-1:0]    a1_beat;
-  logic [Parts*KW-1:0] a1_part;
-  pipe_reg #(.Width(BeatW + Parts*KW + 1)) u_stage_a1 (
+  logic [Parts*RW-1:0] a1_part;
+  pipe_reg #(.Width(BeatW + Parts*RW + 1)) u_stage_a1 (
     .clk_i, .rst_ni,
-    .in_valid_i, .in_ready_o, .in_data_i({in_beat_i, part, a_sp}),
+    .in_valid_i(a0_valid), .in_ready_o(a0_ready), .in_data_i({a0_beat, part, a0_sp}),
     .out_valid_o(a1_valid), .out_ready_i(a1_ready), .out_data_o({a1_beat, a1_part, a1_sp})
   );
 
-  logic [KW-1:0] a1_max;
+  logic [RW-1:0] a1_max;
   always_comb begin
-    logic [2*Parts*KW-1:0] t;
+    logic [2*Parts*RW-1:0] t;
     t = '0;
-    for (int unsigned i = 0; i < Parts; i++) t[(Parts + i)*KW +: KW] = a1_part[i*KW +: KW];
+    for (int unsigned i = 0; i < Parts; i++) t[(Parts + i)*RW +: RW] = a1_part[i*RW +: RW];
     for (int unsigned n = Parts - 1; n >= 1; n--) begin
-      t[n*KW +: KW] = (t[(2*n + 1)*KW +: KW] > t[(2*n)*KW +: KW]) ? t[(2*n + 1)*KW +: KW]
-                                                                : t[(2*n)*KW +: KW];
+      t[n*RW +: RW] = (t[(2*n + 1)*RW +: RW] > t[(2*n)*RW +: RW]) ? t[(2*n + 1)*RW +: RW]
+                                                                : t[(2*n)*RW +: RW];
     end
-    a1_max = (Parts == 1) ? a1_part[KW-1:0] : t[KW +: KW];
+    a1_max = (Parts == 1) ? a1_part[RW-1:0] : t[RW +: RW];
   end
+  // key (signed) of the beat maximum
+  logic [TW-1:0] a1_key;
+  assign a1_key = (a1_max[RW-1:LW] != '0) ? TW'(a1_max[RW-1:LW])
+                                          : TW'(a1_max[LW-1:0]) - TW'(ManBits);
 
   logic             a_valid, a_ready, a_sp_q;
   logic [BeatW-1:0] a_beat;
-  logic [KW-1:0]    bkey;
-  pipe_reg #(.Width(BeatW + KW + 1)) u_stage_a2 (
+  logic [TW-1:0]    bkey;
+  pipe_reg #(.Width(BeatW + TW + 1)) u_stage_a2 (
     .clk_i, .rst_ni,
-    .in_valid_i(a1_valid), .in_ready_o(a1_ready), .in_data_i({a1_beat, a1_max, a1_sp}),
+    .in_valid_i(a1_valid), .in_ready_o(a1_ready), .in_data_i({a1_beat, a1_key, a1_sp}),
     .out_valid_o(a_valid), .out_ready_i(a_ready), .out_data_o({a_beat, bkey, a_sp_q})
   );
 
   // ---- stage B: group accumulator and the group's offsets ----
-  logic [KW-1:0]  acc_key_q, gkey;
+  logic [TW-1:0]  acc_key_q, gkey;
   logic           acc_sp_q, gsp, gend, lo, hi;
   logic [GbW-1:0] gbeat_q;
   logic           fire, beat_ready, scale_ready, scale_valid, scale_pop;
   logic [TW-1:0]  gxoffp, gkshift;
   logic [7:0]     gscale;
 
-  assign gkey = (bkey > acc_key_q) ? bkey : acc_key_q;
+  assign gkey = ($signed(bkey) > $signed(acc_key_q)) ? bkey : acc_key_q;
   assign gsp  = acc_sp_q || a_sp_q;
   assign gend = a_beat[0] || (gbeat_q == GbW'(GroupBeats - 1));
 
@@ -156,9 +178,9 @@ module bp_asm_mx #(
     shi_q <= kshift_i + TW'(127);
   end
   logic [TW-1:0] gk;
-  assign gk = TW'(gkey);
+  assign gk = gkey;
   always_comb begin
-    lo = (gkey == '0) || ($signed(gk) < $signed(klo_q));
+    lo = $signed(gk) < $signed(klo_q);
     hi = $signed(gk) > $signed(khi_q);
     if (lo) begin
       gxoffp  = xlo_q;
@@ -181,12 +203,12 @@ module bp_asm_mx #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      acc_key_q <= '0;
+      acc_key_q <= KeyNone;
       acc_sp_q  <= 1'b0;
       gbeat_q   <= '0;
     end else if (fire) begin
       if (gend) begin
-        acc_key_q <= '0;
+        acc_key_q <= KeyNone;
         acc_sp_q  <= 1'b0;
         gbeat_q   <= '0;
       end else begin

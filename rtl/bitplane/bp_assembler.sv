@@ -104,10 +104,10 @@ module bp_assembler #(
       t_q         <= ct;
       shift_q     <= MW'(ManBits) - cm;
       // offsets of bp_asm_mx/bp_asm_dec (X = 0): xoffp = Bias - bt = Bias + emin - 1,
-      // kshift = xoffp + 1 + ManBits - m, c1 = key of X = 0 = Bias + ManBits + EmaxElem
+      // kshift = xoffp + 1 + ManBits - m, c1 = MX key of X = 0 = Bias + EmaxElem
       xoffp_q     <= TW'(Bias) + cemin - TW'(1);
       kshift_q    <= TW'(Bias) + cemin + TW'(ManBits) - TW'(cm);
-      c1_q        <= TW'(Bias + ManBits) + ((cmd_fmt_i == bp_pkg::FmtMxfp8) ? TW'(8) : TW'(2));
+      c1_q        <= TW'(Bias) + ((cmd_fmt_i == bp_pkg::FmtMxfp8) ? TW'(8) : TW'(2));
       maxcode_q   <= cmax;
       expbyte_q   <= cmd_expbyte_i;
       mx_q        <= (cmd_fmt_i == bp_pkg::FmtMxfp8 || cmd_fmt_i == bp_pkg::FmtMxfp4);
