@@ -10,7 +10,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libnuma-dev numactl libhwloc-dev hwloc nlohmann-json3-dev
   qemu-system-x86 busybox-static cpio ndctl daxctl
-  verilator yosys z3
+  verilator yosys z3 opensta
 )
 # Optional extras for later flows; failures to install these are not fatal.
 OPTIONAL_PKGS=(${NDP_OPTIONAL_PKGS:-})
