@@ -23,5 +23,5 @@ module stream_demux #(
   assign in_ready_o = out_ready_i[sel_i];
 
   `NDP_ASSERT_INIT(n_legal_a, N >= 1)
-  `NDP_ASSERT(sel_in_range_a, 32'(sel_i) < N)
+  `NDP_ASSERT(sel_in_range_a, !in_valid_i || 32'(sel_i) < N)
 endmodule

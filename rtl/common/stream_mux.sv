@@ -28,5 +28,5 @@ module stream_mux #(
   end
 
   `NDP_ASSERT_INIT(n_legal_a, N >= 1 && Width >= 1)
-  `NDP_ASSERT(sel_in_range_a, 32'(sel_i) < N)
+  `NDP_ASSERT(sel_in_range_a, in_valid_i == '0 || 32'(sel_i) < N)
 endmodule

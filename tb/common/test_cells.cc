@@ -34,6 +34,28 @@ StreamPort<Word> port16(CData* valid, CData* ready, SData* data) {
   return p;
 }
 
+// Every input of tb_cells at a defined value: Verilator randomises undriven inputs at start
+// (--x-initial unique), and each test drives only its own channel.
+void zero_inputs(Vtb_cells* m) {
+  m->a_in_valid_i = 0;
+  m->a_in_data_i = 0;
+  m->a_out_ready_i = 0;
+  m->b_in_valid_i = 0;
+  m->b_in_data_i = 0;
+  m->b_out_ready_i = 0;
+  m->c_in_valid_i = 0;
+  m->c_in_data_i = 0;
+  m->c_stall_i = 0;
+  m->c_out_ready_i = 0;
+  m->d_in_valid_i = 0;
+  m->d_in_data_i = 0;
+  m->d_out_ready_i = 0;
+  m->e_in_valid_i = 0;
+  m->e_in_sel_i = 0;
+  m->e_out_ready_i = 0;
+  m->eval();
+}
+
 void bytes_of(uint32_t v, int n, std::vector<uint8_t>& out) {
   for (int i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
@@ -43,6 +65,7 @@ void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, 
   Rng rng(seed);
   Dut<Vtb_cells> dut(seed, fst);
   Vtb_cells* m = &dut.model();
+  zero_inputs(m);
   ByteScoreboard sa("fifo_sync"), sb("spill_reg"), sc("fork/join");
   StreamPort<Word> a_in = port16(&m->a_in_valid_i, &m->a_in_ready_o, &m->a_in_data_i);
   StreamPort<Word> a_out = port16(&m->a_out_valid_o, &m->a_out_ready_i, &m->a_out_data_o);
@@ -129,6 +152,7 @@ TEST(Cells, ArbiterRoundRobinAndOrder) {
     Rng rng(seed);
     Dut<Vtb_cells> dut(seed, fst);
     Vtb_cells* m = &dut.model();
+    zero_inputs(m);
     std::vector<std::unique_ptr<StreamDriver<Word>>> drv;
     for (unsigned s = 0; s < 3; ++s) {
       StreamPort<Word> p;
@@ -192,6 +216,7 @@ TEST(Cells, DemuxRouting) {
     Rng rng(seed);
     Dut<Vtb_cells> dut(seed, fst);
     Vtb_cells* m = &dut.model();
+    zero_inputs(m);
     StreamPort<Word> in;
     in.valid = [m] { return m->e_in_valid_i != 0; };
     in.ready = [m] { return m->e_in_ready_o != 0; };
