@@ -258,7 +258,9 @@ module codec_lane_enc #(
             fly_cnt_q <= (rem < 17'(OutBytes)) ? OCW'(rem) : OCW'(OutBytes);
             rd_q      <= rd_q + ((rem < 17'(OutBytes)) ? rem : 17'(OutBytes));
           end
-          if (hdr_done_q && rd_q == psize_q && fly_cnt_q == '0) pushed_q <= 1'b1;
+          // the final payload bytes enter the output queue this cycle: from the next cycle on the
+          // queue holds the whole block, so out_last_o never rises under a waiting beat
+          if (hdr_done_q && rd_q == psize_q && fly_cnt_q != '0) pushed_q <= 1'b1;
           if (out_hs && out_last_o) begin
             ph_q       <= PIn;
             rcv_q      <= '0;

@@ -45,7 +45,9 @@ module lz4_dec_parser #(
   output lz4_pkg::err_e           err_code_o,
   input  logic                    err_ack_i,
   // one-cycle pulse: the block is fully parsed (or drained after an error)
-  output logic                    blk_done_o
+  output logic                    blk_done_o,
+  // the block's last command is pushed this cycle
+  output logic                    push_last_o
 );
   typedef enum logic [3:0] {
     StFast, StLlx, StLitCmd, StLit, StLitEnd, StOff, StMlx, StMCmd, StDone, StErr
@@ -384,6 +386,7 @@ module lz4_dec_parser #(
       default: st_d = StFast;
     endcase
 
+    push_last_o = (st_q == StFast && st_d == StDone) || (slow_push && slow_last);
     if (slow_push) begin
       cmd_push_cnt_o = SeqCW'(1);
       cmd_push_data_o = '0;

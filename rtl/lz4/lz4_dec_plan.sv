@@ -30,7 +30,9 @@ module lz4_dec_plan #(
   input  logic [LitCntW-1:0]            lit_cnt_i,
   output logic [CW-1:0]                 lit_pop_o,
   output logic                          flush_o,      // drop both queues (error)
-  // parser error
+  // parser error; push_last_i: the parser pushed a block's last command (blocks before the
+  // erroneous one finish their rows before the error is taken and the queues are flushed)
+  input  logic                          push_last_i,
   input  logic                          err_i,
   input  lz4_pkg::err_e                 err_code_i,
   output logic                          err_ack_o,
@@ -51,6 +53,8 @@ module lz4_dec_plan #(
   output logic [OutBytes*8-1:0]         pl_lits_o
 );
   logic        cpart_q, cpart_d;   // 0: in the literal part of the head command, 1: in its match
+  logic [4:0]  lasts_q;            // blocks whose last command is queued but not yet planned
+  logic        err_take;           // take the parser's error now (no earlier block left)
   logic [16:0] cdone_q, cdone_d;   // bytes of that part already written
   logic [16:0] p_q, p_d, pprev_q, pprev_d;
 
@@ -159,6 +163,13 @@ module lz4_dec_plan #(
     n_out = CW'(OutBytes) - rem;
   end
 
+  assign err_take = err_i && lasts_q == '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) lasts_q <= '0;
+    else lasts_q <= lasts_q + 5'(push_last_i) - 5'(adv_i && !err_take && row_last);
+  end
+
   // queue control and next state
   always_comb begin
     cmd_pop_o = '0;
@@ -168,7 +179,7 @@ module lz4_dec_plan #(
     p_d       = p_q;
     pprev_d   = pprev_q;
     if (adv_i) begin
-      if (err_i) begin
+      if (err_take) begin
         flush_o   = 1'b1;
         err_ack_o = 1'b1;
         p_d       = '0;
@@ -197,7 +208,7 @@ module lz4_dec_plan #(
     end else if (adv_i) begin
       p_q     <= p_d;
       pprev_q <= pprev_d;
-      if (err_i) begin
+      if (err_take) begin
         cpart_q   <= 1'b0;
         cdone_q   <= '0;
         pl_v_o    <= 1'b1;
@@ -214,14 +225,14 @@ module lz4_dec_plan #(
     if (adv_i) begin
       pl_p_o     <= p_q;
       pl_pprev_o <= pprev_q;
-      pl_n_o     <= err_i ? '0 : n_out;
-      pl_last_o  <= err_i || row_last;
-      pl_err_o   <= err_i;
-      pl_code_o  <= err_i ? err_code_i : lz4_pkg::ErrNone;
+      pl_n_o     <= err_take ? '0 : n_out;
+      pl_last_o  <= err_take || row_last;
+      pl_err_o   <= err_take;
+      pl_code_o  <= err_take ? err_code_i : lz4_pkg::ErrNone;
       pl_lits_o  <= lit_head_i;
       for (int g = 0; g < Segs; g++) begin
         pl_st_o[g*CW +: CW]   <= st[g];
-        pl_len_o[g*CW +: CW]  <= err_i ? '0 : len[g];
+        pl_len_o[g*CW +: CW]  <= err_take ? '0 : len[g];
         pl_match_o[g]         <= ism[g];
         pl_src_o[g*17 +: 17]  <= src[g];
         pl_slot_o[g*SW +: SW] <= slot[g];
@@ -236,4 +247,5 @@ module lz4_dec_plan #(
   `NDP_ASSERT(lit_pop_a, !adv_i || 32'(lit_pop_o) <= 32'(lit_cnt_i))
   `NDP_ASSERT(cmd_pop_a, !adv_i || 32'(cmd_pop_o) <= 32'(cmd_cnt_i))
   `NDP_ASSERT(row_fits_a, 32'(n_out) <= OutBytes)
+  `NDP_ASSERT(lasts_a, !(adv_i && !err_take && row_last) || lasts_q != '0 || push_last_i)
 endmodule

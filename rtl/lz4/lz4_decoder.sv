@@ -99,7 +99,7 @@ module lz4_decoder #(
   logic [Seqs*lz4_pkg::CmdW-1:0]    cmd_push_data;
   logic [WinCW-1:0]                 lit_push_cnt;
   logic [Win*8-1:0]                 lit_push_data;
-  logic                             perr, perr_ack, flush;
+  logic                             perr, perr_ack, flush, push_last;
   lz4_pkg::err_e                    perr_code;
 
   lz4_dec_parser #(
@@ -123,7 +123,8 @@ module lz4_decoder #(
     .err_o          (perr),
     .err_code_o     (perr_code),
     .err_ack_i      (perr_ack),
-    .blk_done_o     (blk_done)
+    .blk_done_o     (blk_done),
+    .push_last_o    (push_last)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -181,6 +182,7 @@ module lz4_decoder #(
     .lit_cnt_i (lit_count),
     .lit_pop_o (lit_pop),
     .flush_o   (flush),
+    .push_last_i(push_last),
     .err_i     (perr),
     .err_code_i(perr_code),
     .err_ack_o (perr_ack),

@@ -1,0 +1,15 @@
+# codec_lane (rtl/lane): encode and decode directions with the LZ4 engines at their defaults.
+# Included by tb/CMakeLists.txt (before tb/lz4/models.cmake: this list stands on its own).
+set(NDP_RTL_LANE ${NDP_RTL_DIR}/lane)
+set(NDP_RTL_LANE_LZ4 ${NDP_RTL_DIR}/lz4)
+ndp_verilate(Vcodec_lane codec_lane
+  SOURCES ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common/spill_reg.sv
+          ${NDP_RTL_DIR}/common/stream_fork.sv ${NDP_RTL_LANE_LZ4}/lz4_pkg.sv ${NDP_RTL_LANE}/lane_pkg.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_byteq.sv ${NDP_RTL_LANE_LZ4}/lz4_mq.sv ${NDP_RTL_LANE_LZ4}/lz4_mfifo.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_dec_parser.sv ${NDP_RTL_LANE_LZ4}/lz4_dec_plan.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_dec_copy.sv ${NDP_RTL_LANE_LZ4}/lz4_decoder.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_enc_front.sv ${NDP_RTL_LANE_LZ4}/lz4_enc_match.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_enc_inram.sv ${NDP_RTL_LANE_LZ4}/lz4_enc_select.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_enc_format.sv ${NDP_RTL_LANE_LZ4}/lz4_encoder.sv
+          ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
+          ${NDP_RTL_LANE}/codec_lane_dec.sv ${NDP_RTL_LANE}/codec_lane.sv)

@@ -1,0 +1,203 @@
+// codec_lane against the golden plane-block codec: the encode direction byte for byte against
+// ndp::encode_block_hw (header, XXH32, CONST / LZ4 / RAW decision, hardware LZ4 payload) on real
+// and synthetic planes; the decode direction against the reference of its checks (lane_ref_decode)
+// and the golden decoder (ndp::BlockDecoder) on blocks from both encoders and on corrupted blocks
+// (every header field, checksum, truncation, trailing bytes, padding, LZ4 payload damage).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../lz4/lz4_env.h"
+#include "lane_env.h"
+#include "ndp/block.h"
+#include "ndp/lz4_hw_model.h"
+
+namespace ndp::tb {
+namespace {
+
+struct DecCase {
+  std::vector<uint8_t> stored;
+  BlockExpect exp;
+  std::string label;
+  uint8_t code = 0;
+  std::vector<uint8_t> ref;
+};
+
+DecCase dec_case(std::vector<uint8_t> stored, const BlockExpect& exp, std::string label) {
+  DecCase c;
+  c.stored = std::move(stored);
+  c.exp = exp;
+  c.label = std::move(label);
+  c.code = lane_ref_decode(c.stored.data(), c.stored.size(), exp, &c.ref);
+  return c;
+}
+
+// The reference must agree with the golden decoder: same acceptance and bytes, except ZSTD
+// blocks (no ZSTD engine in this lane) and LZ4 payloads with a zero offset (liblz4 decodes them).
+void check_golden(const DecCase& c, std::map<std::string, uint64_t>* divergences) {
+  std::vector<uint8_t> out(c.exp.raw_size ? c.exp.raw_size : 1);
+  Status st = decode_block(c.stored.data(), c.stored.size(), c.exp, out.data());
+  if (c.code == kLaneOk) {
+    EXPECT_TRUE(st.ok()) << c.label << ": lane reference accepts, golden: " << st.message();
+    if (st.ok()) {
+      EXPECT_EQ(out, c.ref) << c.label;
+    }
+  } else if (st.ok()) {
+    const bool zstd = c.code == kLaneUnsupported;
+    const bool off0 = c.code == kLaneLz4Base + 2;
+    EXPECT_TRUE(zstd || off0) << c.label << ": golden accepts what the lane rejects as "
+                              << lane_status_name(c.code);
+    ++(*divergences)[zstd ? "zstd (no engine in this lane)" : "lz4 offset 0"];
+  }
+}
+
+size_t check_dec(const LaneEnv& env, const std::vector<DecCase>& cs, std::map<std::string, uint64_t>* codes) {
+  const auto& r = env.dec_results();
+  EXPECT_EQ(r.size(), cs.size());
+  size_t n = std::min(r.size(), cs.size()), bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bool ok = r[i].code == cs[i].code && (cs[i].code != kLaneOk || r[i].bytes == cs[i].ref);
+    if (!ok && ++bad <= 5)
+      ADD_FAILURE() << cs[i].label << ": RTL " << lane_status_name(r[i].code) << " (" << int(r[i].code) << ", "
+                    << r[i].bytes.size() << " bytes), reference " << lane_status_name(cs[i].code) << " ("
+                    << int(cs[i].code) << ", " << cs[i].ref.size() << " bytes)";
+    if (codes) ++(*codes)[lane_status_name(r[i].code)];
+  }
+  EXPECT_EQ(bad, 0u);
+  return n;
+}
+
+BlockExpect expect_of(const std::vector<uint8_t>& stored, uint8_t pad = 0) {
+  BlockExpect e;
+  e.block_id = static_cast<uint64_t>(stored[0] | (stored[1] << 8));
+  e.plane_id = stored[2];
+  e.raw_size = (stored[4] | (stored[5] << 8)) ? static_cast<uint32_t>(stored[4] | (stored[5] << 8)) : 65536u;
+  e.pad_mask = pad;
+  return e;
+}
+
+// Encode real planes with both policies, check against the golden lane encoder, then decode the
+// lane's own blocks (round trip) on the decode side.
+TEST(CodecLane, EncodeRealPlanesBitExactAndRoundTrip) {
+  std::vector<PlaneBlock> planes;
+  std::string why;
+  if (!load_real_planes(&planes, 1, &why)) GTEST_SKIP() << why;
+  uint64_t seed = test_seed();
+  run_with_waves([&](const std::string& fst) {
+    Rng rng(seed ^ 0x1a);
+    LaneEnv env(seed, fst, 0.1, 0.1);
+    std::vector<std::vector<uint8_t>> raw;
+    std::map<int, int> codecs;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < planes.size(); ++i) {
+      if (i % 3 != 0 && planes[i].bytes.size() > 4096) continue;  // keep the run short
+      const bool lz4 = rng.chance(0.8);
+      ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), rng.chance(0.3), lz4));
+      raw.push_back(planes[i].bytes);
+      bytes += planes[i].bytes.size();
+    }
+    ASSERT_TRUE(env.run(8 * bytes + 100000));
+    EXPECT_TRUE(env.finish());
+    const auto& er = env.enc_results();
+    ASSERT_EQ(er.size(), raw.size());
+    std::vector<DecCase> cs;
+    std::map<std::string, uint64_t> div;
+    for (size_t i = 0; i < er.size(); ++i) {
+      ++codecs[er[i].bytes[3] & 15];
+      cs.push_back(dec_case(er[i].bytes, expect_of(er[i].bytes), "round trip " + std::to_string(i)));
+      EXPECT_EQ(cs.back().code, kLaneOk) << cs.back().label;
+      EXPECT_EQ(cs.back().ref, raw[i]) << cs.back().label;
+      check_golden(cs.back(), &div);
+      env.push_stored(cs.back().stored, cs.back().exp, rng.chance(0.3));
+    }
+    ASSERT_TRUE(env.run(8 * bytes + 100000));
+    std::printf("%zu blocks round-tripped (RAW %d, CONST %d, LZ4 %d)\n", check_dec(env, cs, nullptr), codecs[0],
+                codecs[1], codecs[2]);
+  });
+}
+
+TEST(CodecLane, EncodeSyntheticSizesAndDecisions) {
+  uint64_t seed = test_seed();
+  run_with_waves([&](const std::string& fst) {
+    Rng rng(seed ^ 0x2b);
+    LaneEnv env(seed, fst, 0.3, 0.3);
+    uint64_t bytes = 0;
+    std::map<int, int> codecs;
+    const size_t sizes[] = {1, 2, 15, 16, 17, 63, 64, 65, 127, 128, 129, 4095, 4096, 65535, 65536};
+    int t = 0;
+    for (size_t n : sizes) {
+      for (int f : {0, 1, 2, 5}) {
+        auto v = synth_data(rng, n, f);
+        ASSERT_TRUE(env.push_plane(v, static_cast<uint8_t>(t % 2 ? 0x40 : t % 16), static_cast<uint16_t>(t * 7919),
+                                   t % 3 == 0, t % 5 != 4));
+        bytes += n;
+        ++t;
+      }
+    }
+    // blocks at the raw-bypass margin: compressible just enough (or not) to save one burst
+    for (int i = 0; i < 12; ++i) {
+      std::vector<uint8_t> v = synth_data(rng, 1024, 0);
+      for (size_t j = 0; j < 60 + 8 * static_cast<size_t>(i); ++j) v[j] = 0;
+      ASSERT_TRUE(env.push_plane(v, 3, static_cast<uint16_t>(1000 + i), false, true));
+      bytes += v.size();
+    }
+    ASSERT_TRUE(env.run(10 * bytes + 100000));
+    EXPECT_TRUE(env.finish());
+    for (const auto& r : env.enc_results()) ++codecs[r.bytes[3] & 15];
+    std::printf("codecs: RAW %d CONST %d LZ4 %d\n", codecs[0], codecs[1], codecs[2]);
+    EXPECT_GT(codecs[0], 0);
+    EXPECT_GT(codecs[1], 0);
+    EXPECT_GT(codecs[2], 0);
+  });
+}
+
+// Blocks of the golden BlockEncoder (liblz4, libzstd) and corrupted copies of them.
+TEST(CodecLane, DecodeGoldenAndCorruptedBlocks) {
+  uint64_t seed = test_seed();
+  run_with_waves([&](const std::string& fst) {
+    Rng rng(seed ^ 0x3c);
+    LaneEnv env(seed, fst, 0.2, 0.2);
+    std::vector<DecCase> cs;
+    std::map<std::string, uint64_t> div;
+    for (int t = 0; t < 700; ++t) {
+      const size_t n = rng.chance(0.05) ? rng.range(4096, 65536) : rng.range(1, 3000);
+      auto v = synth_data(rng, n, static_cast<int>(rng.range(0, 5)));
+      const CodecPolicy pol = t % 7 == 0 ? CodecPolicy::kAuto : (t % 3 == 0 ? CodecPolicy::kRaw : CodecPolicy::kLz4);
+      const uint8_t plane = static_cast<uint8_t>(rng.chance(0.5) ? 0x40 : rng.range(0, 31));
+      std::vector<uint8_t> s;
+      auto info = encode_block(v.data(), v.size(), plane, rng.range(0, 200000), pol, rng.chance(0.3), s);
+      ASSERT_TRUE(info.ok()) << info.status().message();
+      BlockExpect e = expect_of(s, static_cast<uint8_t>(rng.chance(0.2) ? 0xF0 : 0));
+      std::string what = "t" + std::to_string(t);
+      const int kind = t % 12;
+      switch (kind) {
+        case 0: case 1: case 2: break;  // intact
+        case 3: s[rng.range(0, 11)] ^= static_cast<uint8_t>(1u << rng.range(0, 7)); what += " header bit"; break;
+        case 4: s[8 + rng.range(0, 3)] ^= 0x5A; what += " checksum"; break;
+        case 5: s.resize(rng.range(0, s.size() - 1)); what += " truncated"; break;
+        case 6: for (int i = 0; i < 9; ++i) s.push_back(static_cast<uint8_t>(rng.u32())); what += " trailing"; break;
+        case 7: if (s.size() > 12) s[12 + rng.range(0, s.size() - 13)] ^= static_cast<uint8_t>(1u << rng.range(0, 7)); what += " payload bit"; break;
+        case 8: e.plane_id = static_cast<uint8_t>(e.plane_id ^ 1); what += " plane"; break;
+        case 9: e.block_id ^= 4; what += " block id"; break;
+        case 10: e.raw_size = std::max<uint32_t>(1, e.raw_size ^ 8); what += " raw size"; break;
+        default: s[3] = static_cast<uint8_t>((s[3] & 0x10) | rng.range(4, 15) | (rng.chance(0.5) ? 0x20 : 0)); what += " codec/flags"; break;
+      }
+      cs.push_back(dec_case(s, e, what));
+      check_golden(cs.back(), &div);
+      env.push_stored(cs.back().stored, e, rng.chance(0.4));
+    }
+    ASSERT_TRUE(env.run(20000000));
+    std::map<std::string, uint64_t> codes;
+    std::printf("%zu blocks compared;", check_dec(env, cs, &codes));
+    for (auto& [k, v] : codes) std::printf(" %s %llu", k.c_str(), static_cast<unsigned long long>(v));
+    for (auto& [k, v] : div) std::printf("; golden decodes %llu more: %s", static_cast<unsigned long long>(v), k.c_str());
+    std::printf("\n");
+    EXPECT_GE(codes.size(), 10u) << "the corruptions should reach most status codes";
+  });
+}
+
+}  // namespace
+}  // namespace ndp::tb
