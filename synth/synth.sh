@@ -65,7 +65,10 @@ case "$LIBERTY" in
     [ -f "$OSU018_LIB" ] || { echo "synth: $OSU018_LIB missing: apt-get install qflow-tech-osu018" >&2; exit 1; }
     MERGED=$OSU018_LIB SEQMAP=$OSU018_LIB STA_LIBS=$OSU018_LIB
     BUF="BUFX2 A Y"
-    LIBNAME="OSU 0.18 um (qflow-tech-osu018)"
+    mkdir -p "$OUT/pdk/osu018"
+    printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$OUT/pdk/osu018/abc.constr"  # load in pF
+    CONSTR="-constr $OUT/pdk/osu018/abc.constr"
+    LIBNAME="OSU 0.18 um (qflow-tech-osu018 osu018_stdcells.lib)"
     ;;
   *)
     [ -f "$LIBERTY" ] || { echo "synth: LIBERTY=$LIBERTY: not asap7, osu018 or a liberty file" >&2; exit 1; }
@@ -73,6 +76,13 @@ case "$LIBERTY" in
     LIBNAME=$(basename "$LIBERTY")
     ;;
 esac
+# Library time unit in ps (OpenSTA works in it; periods and slacks here are in ps).
+TU_PS=$(python3 - "$MERGED" <<'PYEOF'
+import re, sys
+m = re.search(r'time_unit\s*:\s*"?\s*([0-9.]+)\s*([pn]s)', open(sys.argv[1], errors="replace").read(200000))
+print(1 if not m else float(m.group(1)) * (1000 if m.group(2) == "ns" else 1))
+PYEOF
+)
 case "$MERGED" in /*) ;; *) MERGED=$ROOT/$MERGED ;; esac
 case "$SEQMAP" in /*) ;; *) SEQMAP=$ROOT/$SEQMAP ;; esac
 case "$ASAP7_DIR" in /*) ;; *) ASAP7_DIR=$ROOT/$ASAP7_DIR ;; esac
@@ -174,7 +184,7 @@ synth_block() {
 foreach lib {$STA_LIBS} { read_liberty \$lib }
 read_verilog $D/net.v
 link_design $TOP
-create_clock -name clk -period $PERIOD_PS [get_ports clk_i]
+create_clock -name clk -period $(python3 -c "print($PERIOD_PS / $TU_PS)") [get_ports clk_i]
 set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]
 set_output_delay 0 -clock clk [delete_from_list [all_outputs] [get_ports -quiet *clk_i]]
 report_checks -path_delay max -digits 2
@@ -184,8 +194,8 @@ report_worst_slack -digits 2
 EOT
   sta -no_splash -exit "$D/sta.tcl" > "$D/sta.log" 2>&1 || true
   local ws wns
-  ws=$(awk '/^worst slack/ {print $NF}' "$D/sta.log" | tail -1)
-  wns=$(awk '/^wns/ {print $NF}' "$D/sta.log" | tail -1)
+  ws=$(awk -v u="$TU_PS" '/^worst slack/ {printf "%.2f", $NF * u}' "$D/sta.log" | tail -1)
+  wns=$(awk -v u="$TU_PS" '/^wns/ {printf "%.2f", $NF * u}' "$D/sta.log" | tail -1)
   if [ -z "$ws" ]; then
     echo "synth: $block: OpenSTA gave no slack (see $D/sta.log)" >&2
     grep -m5 -i error "$D/sta.log" >&2 || true

@@ -62,7 +62,7 @@ def main():
             f"| `{r['BLOCK']}` | {r.get('DESC', '')} ({params}) | {r.get('CELLS', '-')} | "
             f"{fnum(r.get('AREA'), 0):.2f} | {sram} | "
             f"{wns:.2f} @ {period:.0f} | {crit:.1f} | {fmax} | "
-            f"{r.get('LUTS') or '-'} | {r.get('FFS') or '-'} | {bram} |")
+            f"{r.get('LUTS') or '-'} | {r.get('LUTRAM') or '-'} | {r.get('FFS') or '-'} | {bram} |")
     try:
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                              check=False).stdout.strip() or "?"
@@ -79,8 +79,8 @@ def main():
                 "paths to and from them are timed against an ideal macro (0 ps clock-to-output and setup). "
                 "FPGA: `synth_xilinx -family xc7` on the unmodified RTL (RAMs inferred as block RAM).\n\n")
         f.write("| block | parameters | cells | area (um^2) | SRAM bits | WNS (ps) @ target (ps) | "
-                "critical path (ps) | Fmax (MHz) | LUTs | FFs | BRAM36 / BRAM18 |\n")
-        f.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
+                "critical path (ps) | Fmax (MHz) | LUTs | LUTRAM cells | FFs | BRAM36 / BRAM18 |\n")
+        f.write("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         f.write("\n".join(lines) + "\n")
     print(f"table: {len(rows)} blocks -> {table}")
 
