@@ -154,6 +154,39 @@ TEST(CodecLane, EncodeSyntheticSizesAndDecisions) {
   });
 }
 
+// Rates without gaps or backpressure: the lane encodes the real planes (policy lz4) back to back,
+// then decodes its own blocks back to back. Raw bytes per cycle over each whole stream.
+TEST(CodecLane, RealPlanesRates) {
+  std::vector<PlaneBlock> planes;
+  std::string why;
+  if (!load_real_planes(&planes, 1, &why)) GTEST_SKIP() << why;
+  LaneEnv env(test_seed(), "", 0.0, 0.0);
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < planes.size(); ++i) {
+    ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), false, true));
+    bytes += planes[i].bytes.size();
+  }
+  ASSERT_TRUE(env.run(8 * bytes + 100000));
+  EXPECT_TRUE(env.finish());
+  const auto& er = env.enc_results();
+  ASSERT_EQ(er.size(), planes.size());
+  const double enc = static_cast<double>(bytes) / static_cast<double>(er.back().out_last - er.front().in_first + 1);
+  uint64_t stored = 0;
+  std::vector<DecCase> cs;
+  for (size_t i = 0; i < er.size(); ++i) {
+    cs.push_back(dec_case(er[i].bytes, expect_of(er[i].bytes), "rate " + std::to_string(i)));
+    env.push_stored(er[i].bytes, cs.back().exp, false);
+    stored += er[i].bytes.size();
+  }
+  ASSERT_TRUE(env.run(8 * bytes + 100000));
+  check_dec(env, cs, nullptr);
+  const auto& dr = env.dec_results();
+  const double dec = static_cast<double>(bytes) / static_cast<double>(dr.back().out_last - dr.front().in_first + 1);
+  std::printf("codec_lane on %zu real plane blocks (stories260K + GPT-2 layer 1, policy lz4): encode %.2f raw B/cycle, "
+              "decode %.2f raw B/cycle, stored/raw %.4f\n",
+              planes.size(), enc, dec, static_cast<double>(stored) / static_cast<double>(bytes));
+}
+
 // Blocks of the golden BlockEncoder (liblz4, libzstd) and corrupted copies of them.
 TEST(CodecLane, DecodeGoldenAndCorruptedBlocks) {
   uint64_t seed = test_seed();
