@@ -5,8 +5,8 @@
 /// (12-byte header + payload; CONST / LZ4 / RAW chosen as the golden model does). Decode: stored
 /// block in (dec_in_*, with what the index expects) -> decoded bytes out, then one status beat
 /// (lane_pkg::status_e). Both directions are independent (codec_lane_enc, codec_lane_dec); this
-/// module only wires them. The decode side checks and reports ZSTD blocks as unsupported: a lane
-/// with a ZSTD engine adds it next to the LZ4 one inside codec_lane_dec.
+/// module only wires them. The decode side has an LZ4 engine and, with HasZstd (the default), a
+/// ZSTD engine (zstd_lane_dec); without it ZSTD blocks are reported as unsupported.
 `include "ndp_assert.svh"
 
 module codec_lane #(
@@ -14,6 +14,8 @@ module codec_lane #(
   parameter int unsigned EncOutBytes   = 32,
   parameter int unsigned DecBytes      = 32,
   parameter int unsigned MaxBlockBytes = 65536,
+  parameter bit          HasZstd       = 1'b1,
+  parameter int unsigned ZstdHistBytes = 65536,
   localparam int unsigned EICW = $clog2(EncInBytes + 1),
   localparam int unsigned EOCW = $clog2(EncOutBytes + 1),
   localparam int unsigned DCW  = $clog2(DecBytes + 1)
@@ -75,7 +77,9 @@ module codec_lane #(
     .out_last_o    (enc_out_last_o)
   );
 
-  codec_lane_dec #(.Bytes(DecBytes), .MaxBlockBytes(MaxBlockBytes)) u_dec (
+  codec_lane_dec #(
+    .Bytes(DecBytes), .MaxBlockBytes(MaxBlockBytes), .HasZstd(HasZstd), .ZstdHistBytes(ZstdHistBytes)
+  ) u_dec (
     .clk_i, .rst_ni,
     .in_valid_i        (dec_in_valid_i),
     .in_ready_o        (dec_in_ready_o),

@@ -1,14 +1,17 @@
 // codec_lane_dec: decode direction of the codec lane. Takes one stored plane block per packet
 // (12-byte header + payload, docs/spec.md section 3; bytes after 12 + comp_size are dropped),
 // checks the header in the golden decoder's order against what the index expects, decodes the
-// payload (RAW pass-through, CONST fill, LZ4 through lz4_decoder; ZSTD is reported unsupported),
-// computes XXH32 of the decoded bytes and ends every block with one status beat.
+// payload (RAW pass-through, CONST fill, LZ4 through lz4_decoder, ZSTD through zstd_lane_dec when
+// HasZstd, else reported unsupported), computes XXH32 of the decoded bytes and ends every block
+// with one status beat.
 //
 /// Output: the decoded bytes in beats of 1..Bytes bytes (out_last_o low), then the status beat
 /// (out_cnt_o 0, out_last_o high, out_err_o and out_code_o = lane_pkg::status_e). A block's data is
 /// valid only when its status beat reports StOk; a header error sends the status beat alone.
 /// Registers: the input byte queue, the header fields, the state machine, an output spill_reg, the
-/// lz4_decoder feed spill_reg and the XXH32 unit; the LZ4 engine has its own pipeline.
+/// engine feed spill_reg (shared by both engines: LZ4 takes up to Bytes per beat, ZSTD up to 8) and
+/// the XXH32 unit; the engines have their own pipelines. ZSTD rows are 1..8 bytes wide, so a ZSTD
+/// block leaves the lane at up to 8 bytes per cycle (the engine's output rate).
 `include "ndp_assert.svh"
 
 module codec_lane_dec #(
@@ -16,6 +19,8 @@ module codec_lane_dec #(
   parameter int unsigned MatchSlots    = 4,
   parameter int unsigned Seqs          = 4,
   parameter int unsigned MaxBlockBytes = 65536,
+  parameter bit          HasZstd       = 1'b1,   // a ZSTD engine (zstd_lane_dec) in this lane
+  parameter int unsigned ZstdHistBytes = 65536,  // its history limit (>= MaxBlockBytes)
   localparam int unsigned CW = $clog2(Bytes + 1)
 ) (
   input  logic                 clk_i,
@@ -41,8 +46,8 @@ module codec_lane_dec #(
 );
   localparam int unsigned QD  = 3 * Bytes;
   localparam int unsigned QCW = $clog2(QD + 1);
-  localparam int unsigned OW  = Bytes * 8 + CW + 1 + 1 + 5;  // output beat record
-  localparam int unsigned FW  = Bytes * 8 + CW + 1;          // LZ4 feed beat record
+  localparam int unsigned OW  = Bytes * 8 + CW + 1 + 1 + 6;  // output beat record
+  localparam int unsigned FW  = Bytes * 8 + CW + 1;          // engine feed beat record
 
   // ---------------------------------------------------------------------------------------------
   // Packet framing and the input byte queue
@@ -125,8 +130,20 @@ module codec_lane_dec #(
   logic               dd_valid, dd_ready, dd_last, dd_err;
   logic [Bytes*8-1:0] dd_data;
   logic [CW-1:0]      dd_cnt;
-  lz4_pkg::err_e      dd_code;
+  logic [5:0]         dd_code;        // lane_pkg::status_e of a failing engine row
   logic [16:0]        raw_q;
+  logic [3:0]         codec_q;
+  logic               lz_valid, lz_last, lz_err, lz_in_ready;
+  logic [Bytes*8-1:0] lz_data;
+  logic [CW-1:0]      lz_cnt;
+  lz4_pkg::err_e      lz_code;
+  logic               zs_valid, zs_last, zs_err, zs_in_ready;
+  logic [63:0]        zs_data;
+  logic [3:0]         zs_cnt;
+  logic [4:0]         zs_code;
+  logic               use_zstd;
+
+  assign use_zstd = HasZstd && codec_q == 4'd3;
 
   spill_reg #(.Width(FW)) u_feed (
     .clk_i, .rst_ni,
@@ -137,39 +154,86 @@ module codec_lane_dec #(
     .out_ready_i(dv_ready),
     .out_data_o (fd_out)
   );
+  assign dv_ready = use_zstd ? zs_in_ready : lz_in_ready;
 
   lz4_decoder #(
     .InBytes(Bytes), .OutBytes(Bytes), .MatchSlots(MatchSlots), .Seqs(Seqs),
     .MaxBlockBytes(MaxBlockBytes)
   ) u_lz4 (
     .clk_i, .rst_ni,
-    .in_valid_i   (dv_valid),
-    .in_ready_o   (dv_ready),
+    .in_valid_i   (dv_valid && !use_zstd),
+    .in_ready_o   (lz_in_ready),
     .in_data_i    (fd_out[FW-1 -: Bytes*8]),
     .in_cnt_i     (fd_out[1 +: CW]),
     .in_last_i    (fd_out[0]),
     .in_raw_size_i(raw_q),
-    .out_valid_o  (dd_valid),
-    .out_ready_i  (dd_ready),
-    .out_data_o   (dd_data),
-    .out_cnt_o    (dd_cnt),
-    .out_last_o   (dd_last),
-    .out_err_o    (dd_err),
-    .out_code_o   (dd_code)
+    .out_valid_o  (lz_valid),
+    .out_ready_i  (dd_ready && !use_zstd),
+    .out_data_o   (lz_data),
+    .out_cnt_o    (lz_cnt),
+    .out_last_o   (lz_last),
+    .out_err_o    (lz_err),
+    .out_code_o   (lz_code)
   );
+
+  if (HasZstd) begin : gen_zstd
+    zstd_lane_dec #(.HistBytes(ZstdHistBytes)) u_zstd (
+      .clk_i, .rst_ni,
+      .in_valid_i (dv_valid && use_zstd),
+      .in_ready_o (zs_in_ready),
+      .in_data_i  (fd_out[1 + CW +: 64]),
+      .in_cnt_i   (fd_out[1 +: 4]),
+      .in_last_i  (fd_out[0]),
+      .out_cap_i  (32'(raw_q)),
+      .out_valid_o(zs_valid),
+      .out_ready_i(dd_ready && use_zstd),
+      .out_data_o (zs_data),
+      .out_cnt_o  (zs_cnt),
+      .out_last_o (zs_last),
+      .out_err_o  (zs_err),
+      .out_code_o (zs_code)
+    );
+  end else begin : gen_no_zstd
+    assign zs_in_ready = 1'b0;
+    assign zs_valid    = 1'b0;
+    assign zs_data     = '0;
+    assign zs_cnt      = '0;
+    assign zs_last     = 1'b0;
+    assign zs_err      = 1'b0;
+    assign zs_code     = '0;
+  end
+
+  // the active engine's rows
+  always_comb begin
+    if (use_zstd) begin
+      dd_valid = zs_valid;
+      dd_data  = '0;
+      dd_data[63:0] = zs_data;
+      dd_cnt   = CW'(zs_cnt);
+      dd_last  = zs_last;
+      dd_err   = zs_err;
+      dd_code  = 6'(lane_pkg::StZstdBase) + 6'(zs_code);
+    end else begin
+      dd_valid = lz_valid;
+      dd_data  = lz_data;
+      dd_cnt   = lz_cnt;
+      dd_last  = lz_last;
+      dd_err   = lz_err;
+      dd_code  = 6'(lane_pkg::StLz4Base) + 6'(lz_code);
+    end
+  end
 
   // ---------------------------------------------------------------------------------------------
   // State machine
-  typedef enum logic [2:0] {SHdr, SRaw, SConst, SLz4, SStatus, SDrain} st_e;
+  typedef enum logic [2:0] {SHdr, SRaw, SConst, SEngine, SStatus, SDrain} st_e;
   st_e                st_q, st_d;
-  logic [4:0]         code_q, code_d;     // lane_pkg::status_e
-  logic [3:0]         codec_q;
+  logic [5:0]         code_q, code_d;     // lane_pkg::status_e
   logic [31:0]        csum_q;
   logic [16:0]        rem_q, rem_d, gen_q, gen_d, raw_d;
   logic [7:0]         cval_q, cval_d, lastb_q, lastb_d;
   logic               hopen_q, hopen_d;      // a hash message was closed: its result is due
-  logic               fed_q, fed_d;          // the LZ4 engine got its last input beat
-  logic               ddone_q, ddone_d;      // the LZ4 engine sent its final row
+  logic               fed_q, fed_d;          // the engine got its last input beat
+  logic               ddone_q, ddone_d;      // the engine sent its final row
   logic               trunc_q, trunc_d;      // the packet ended inside the payload
 
   logic unused_guard;
@@ -181,9 +245,9 @@ module codec_lane_dec #(
   endfunction
 
   always_comb begin
-    logic [31:0] k, g;
+    logic [31:0] k, g, kf;
     logic        can_emit;
-    logic [4:0]  c;
+    logic [5:0]  c;
     logic [3:0]  b3c;  // header byte 3: codec (3..0), GUARD (4, informational), reserved (7..5)
     logic [2:0]  b3r;
     logic [16:0] h_raw, h_comp;
@@ -216,6 +280,7 @@ module codec_lane_dec #(
     k        = 32'(qcnt);
     if (32'(rem_q) < k) k = 32'(rem_q);
     if (k > Bytes) k = Bytes;
+    kf     = (use_zstd && k > 8) ? 32'd8 : k;   // engine feed: ZSTD takes 8 bytes per beat
     b3c    = head[27:24];
     b3r    = head[31:29];
     h_raw  = (head[47:32] == '0) ? 17'd65536 : {1'b0, head[47:32]};
@@ -245,8 +310,11 @@ module codec_lane_dec #(
             unique case (b3c[1:0])
               2'd0: begin st_d = SRaw; rem_d = h_comp; end
               2'd1: begin st_d = SConst; rem_d = 17'd1; gen_d = h_raw; end
-              2'd2: begin st_d = SLz4; rem_d = h_comp; end
-              default: code_d = lane_pkg::StUnsupported;
+              2'd2: begin st_d = SEngine; rem_d = h_comp; end
+              default: begin
+                if (HasZstd) begin st_d = SEngine; rem_d = h_comp; end
+                else code_d = lane_pkg::StUnsupported;
+              end
             endcase
           end
         end else if (eop_q && 32'(qcnt) < 12) begin
@@ -311,17 +379,17 @@ module codec_lane_dec #(
         end
       end
 
-      SLz4: begin
-        // feed the engine exactly the payload (or what the packet has of it)
+      SEngine: begin
+        // feed the engine (LZ4 or ZSTD, codec_q) exactly the payload (or what the packet has of it)
         if (!fed_q && fd_ready) begin
-          if (k != 0) begin
+          if (kf != 0) begin
             fd_valid = 1'b1;
-            fd_data  = {head, CW'(k), (32'(rem_q) == k) || (eop_q && k == 32'(qcnt))};
-            pop      = CW'(k);
-            rem_d    = rem_q - 17'(k);
+            fd_data  = {keep(head, CW'(kf)), CW'(kf), (32'(rem_q) == kf) || (eop_q && kf == 32'(qcnt))};
+            pop      = CW'(kf);
+            rem_d    = rem_q - 17'(kf);
             if (fd_data[0]) begin
               fed_d = 1'b1;
-              if (32'(rem_q) != k) trunc_d = 1'b1;
+              if (32'(rem_q) != kf) trunc_d = 1'b1;
             end
           end else if (eop_q && qcnt == '0) begin
             fd_valid = 1'b1;       // the packet ended: close the engine's input
@@ -346,7 +414,7 @@ module codec_lane_dec #(
             if (dd_last) begin
               ddone_d = 1'b1;
               hopen_d = 1'b1;
-              if (dd_err) code_d = 5'(lane_pkg::StLz4Base) + 5'(dd_code);
+              if (dd_err) code_d = dd_code;
             end
           end
         end
@@ -410,10 +478,11 @@ module codec_lane_dec #(
   always_ff @(posedge clk_i) begin
     cval_q  <= cval_d;
     lastb_q <= lastb_d;
-    if (st_q == SHdr) begin
-      codec_q <= head[27:24];
-      csum_q  <= head[95:64];
-    end
+    if (st_q == SHdr) csum_q <= head[95:64];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) codec_q <= '0;
+    else if (st_q == SHdr) codec_q <= head[27:24];
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -429,5 +498,7 @@ module codec_lane_dec #(
   `NDP_ASSERT(hash_a, !hx_valid || hx_ready)
   `NDP_ASSERT(feed_a, !fd_valid || fd_ready)
   `NDP_ASSERT(status_last_a, !(out_valid_o && out_last_o) || out_cnt_o == '0)
-  `NDP_ASSERT(codec_lz4_a, st_q != SLz4 || codec_q == 4'd2)
+  `NDP_ASSERT(codec_engine_a, st_q != SEngine || codec_q == 4'd2 || (HasZstd && codec_q == 4'd3))
+  `NDP_ASSERT(zstd_feed_a, !(dv_valid && use_zstd) || fd_out[1 +: CW] <= CW'(8))
+  `NDP_ASSERT_INIT(zstd_hist_a, !HasZstd || ZstdHistBytes >= MaxBlockBytes)
 endmodule

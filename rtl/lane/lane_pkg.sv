@@ -5,21 +5,22 @@
 /// raw_size against the index, payload fits, payload decodes, checksum, padding bits.
 package lane_pkg;
 
-  typedef enum logic [4:0] {
-    StOk            = 5'd0,
-    StHdrTrunc      = 5'd1,   // packet shorter than the 12-byte header
-    StCodecUnknown  = 5'd2,   // codec field 4..15
-    StFlagsReserved = 5'd3,   // header byte 3 bits 5..7 set
-    StPlaneUndef    = 5'd4,   // plane id not defined by spec section 2
-    StSizeRule      = 5'd5,   // RAW comp != raw, CONST comp != 1, or comp 65536 for a non-RAW block
-    StPlaneMismatch = 5'd6,   // plane id differs from the index's
-    StBlockMismatch = 5'd7,   // block id differs from the index's
-    StRawMismatch   = 5'd8,   // raw_size differs from the size the index implies
-    StPayloadTrunc  = 5'd9,   // packet ends before 12 + comp_size bytes
-    StUnsupported   = 5'd10,  // ZSTD payload: this lane has no ZSTD engine
-    StChecksum      = 5'd11,  // XXH32 of the decoded bytes differs from the header's
-    StPadding       = 5'd12,  // bit-plane padding bits (pad mask) set in the last byte
-    StLz4Base       = 5'd16   // 16 + lz4_pkg::err_e: the LZ4 payload is malformed
+  typedef enum logic [5:0] {
+    StOk            = 6'd0,
+    StHdrTrunc      = 6'd1,   // packet shorter than the 12-byte header
+    StCodecUnknown  = 6'd2,   // codec field 4..15
+    StFlagsReserved = 6'd3,   // header byte 3 bits 5..7 set
+    StPlaneUndef    = 6'd4,   // plane id not defined by spec section 2
+    StSizeRule      = 6'd5,   // RAW comp != raw, CONST comp != 1, or comp 65536 for a non-RAW block
+    StPlaneMismatch = 6'd6,   // plane id differs from the index's
+    StBlockMismatch = 6'd7,   // block id differs from the index's
+    StRawMismatch   = 6'd8,   // raw_size differs from the size the index implies
+    StPayloadTrunc  = 6'd9,   // packet ends before 12 + comp_size bytes
+    StUnsupported   = 6'd10,  // ZSTD payload in a lane built without the ZSTD engine (HasZstd 0)
+    StChecksum      = 6'd11,  // XXH32 of the decoded bytes differs from the header's
+    StPadding       = 6'd12,  // bit-plane padding bits (pad mask) set in the last byte
+    StLz4Base       = 6'd16,  // 16 + lz4_pkg::err_e: the LZ4 payload is malformed
+    StZstdBase      = 6'd32   // 32 + zstd_lane_dec code (1..18): the ZSTD payload is malformed
   } status_e;
 
 endpackage

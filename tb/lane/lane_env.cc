@@ -1,5 +1,7 @@
 #include "lane_env.h"
 
+#include <zstd.h>
+
 #include <algorithm>
 
 #include "../lz4/lz4_env.h"
@@ -12,9 +14,43 @@ const char* lane_status_name(uint8_t code) {
                             "raw-mismatch", "payload-truncated", "unsupported",  "checksum",
                             "padding"};
   if (code < 13) return k[code];
-  if (code >= kLaneLz4Base) return "lz4-payload";
+  if (code == kLaneZstdAny) return "zstd-payload (any)";
+  if (code == kLaneZstdRuleFhd) return "zstd-frame-rule";
+  if (code > kLaneZstdBase && code <= kLaneZstdBase + 18) return "zstd-payload";
+  if (code >= kLaneLz4Base && code < kLaneZstdBase) return "lz4-payload";
   return "?";
 }
+
+bool lane_code_matches(uint8_t rtl, uint8_t ref) {
+  if (ref == kLaneZstdAny) return rtl > kLaneZstdBase && rtl <= kLaneZstdBase + 18;
+  return rtl == ref;
+}
+
+namespace {
+
+// The golden decoder's ZSTD payload verdict (sw/codec block_decode.cc): the frame rules of spec
+// section 3, then libzstd into a raw_size buffer. Returns 0 with the bytes, or a lane code.
+uint8_t zstd_ref_payload(const uint8_t* p, size_t n, uint32_t raw, std::vector<uint8_t>* out) {
+  if (n >= 5) {
+    const uint32_t magic = static_cast<uint32_t>(p[0] | (p[1] << 8) | (p[2] << 16)) | (static_cast<uint32_t>(p[3]) << 24);
+    if (magic != ZSTD_MAGICNUMBER || !(p[4] & 0x20) || (p[4] & 0x1F)) return kLaneZstdRuleFhd;
+  } else {
+    return kLaneZstdAny;
+  }
+  const unsigned long long fcs = ZSTD_getFrameContentSize(p, n);
+  if (fcs != raw) return kLaneZstdAny;
+  const size_t fsize = ZSTD_findFrameCompressedSize(p, n);
+  if (ZSTD_isError(fsize) || fsize != n) return kLaneZstdAny;
+  out->assign(raw, 0);
+  const size_t r = ZSTD_decompress(out->data(), raw, p, n);
+  if (ZSTD_isError(r) || r != raw) {
+    out->clear();
+    return kLaneZstdAny;
+  }
+  return kLaneOk;
+}
+
+}  // namespace
 
 uint8_t lane_ref_decode(const uint8_t* p, size_t n, const BlockExpect& exp, std::vector<uint8_t>* out) {
   out->clear();
@@ -30,7 +66,6 @@ uint8_t lane_ref_decode(const uint8_t* p, size_t n, const BlockExpect& exp, std:
   if (p[2] != exp.plane_id) return kLanePlaneMismatch;
   if ((p[0] | (p[1] << 8)) != static_cast<int>(exp.block_id & 0xFFFF)) return kLaneBlockMismatch;
   if (raw != exp.raw_size) return kLaneRawMismatch;
-  if (codec == 3) return kLaneUnsupported;
   const uint8_t* pl = p + kBlockHeaderBytes;
   const size_t have = n - kBlockHeaderBytes;
   const bool trunc = have < comp;
@@ -40,6 +75,12 @@ uint8_t lane_ref_decode(const uint8_t* p, size_t n, const BlockExpect& exp, std:
   } else if (codec == 1) {
     if (trunc) return kLanePayloadTrunc;
     out->assign(raw, pl[0]);
+  } else if (codec == 3) {
+    std::vector<uint8_t> d;
+    const uint8_t c = zstd_ref_payload(pl, std::min<size_t>(have, comp), raw, &d);
+    if (trunc) return kLanePayloadTrunc;
+    if (c) return c;
+    *out = std::move(d);
   } else {
     std::vector<uint8_t> d;
     const uint8_t c = lz4_ref_decode(pl, std::min<size_t>(have, comp), raw, 65536, &d);

@@ -29,12 +29,19 @@ namespace ndp::tb {
 enum LaneStatus : uint8_t {
   kLaneOk = 0, kLaneHdrTrunc = 1, kLaneCodecUnknown = 2, kLaneFlagsReserved = 3, kLanePlaneUndef = 4,
   kLaneSizeRule = 5, kLanePlaneMismatch = 6, kLaneBlockMismatch = 7, kLaneRawMismatch = 8,
-  kLanePayloadTrunc = 9, kLaneUnsupported = 10, kLaneChecksum = 11, kLanePadding = 12, kLaneLz4Base = 16
+  kLanePayloadTrunc = 9, kLaneUnsupported = 10, kLaneChecksum = 11, kLanePadding = 12, kLaneLz4Base = 16,
+  kLaneZstdBase = 32,  // + zstd_lane_dec code: 1..15 zstd_pkg::err_e, 16 header rule, 17 frames, 18 size
+  kLaneZstdAny = 0xFF  // reference only: "some ZSTD payload code" (the golden model gives no finer verdict)
 };
+constexpr uint8_t kLaneZstdRuleFhd = kLaneZstdBase + 16;
+bool lane_code_matches(uint8_t rtl, uint8_t ref);
 const char* lane_status_name(uint8_t code);
 
 // Reference of the decode direction's verdict for one stored block (stored[0..n-1] is the whole
-// packet): the status the RTL must report and, when it is kLaneOk, the decoded bytes.
+// packet): the status the RTL must report and, when it is kLaneOk, the decoded bytes. ZSTD payloads
+// follow the golden decoder (spec section 3 frame rules, then libzstd with raw_size as capacity);
+// a rejected one is kLaneZstdRuleFhd when its first 5 bytes break the magic/descriptor rule (the
+// RTL checks those first) and kLaneZstdAny otherwise.
 uint8_t lane_ref_decode(const uint8_t* stored, size_t n, const BlockExpect& exp, std::vector<uint8_t>* out);
 
 struct LaneEncIn {
