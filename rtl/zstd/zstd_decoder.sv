@@ -91,15 +91,26 @@ module zstd_decoder #(
   logic        tw_we;
   logic [10:0] tw_addr;
   logic [20:0] tw_data, tr_data;
-  logic        fb_tr_re, ht_tr_re, sq_tr_re;
-  logic [10:0] fb_tr_addr, ht_tr_addr, sq_tr_addr;
+  logic        fb_tr_re, ht_tr_re;
+  logic [10:0] fb_tr_addr, ht_tr_addr;
   ram_1r1w #(.Width(21), .Depth(2048)) u_tab_ram (
     .clk_i, .rst_ni,
     .we_i(tw_we), .waddr_i(tw_addr), .wlane_i(1'b1), .wdata_i(tw_data),
-    .re_i(fb_tr_re || ht_tr_re || sq_tr_re),
-    .raddr_i(fb_tr_re ? fb_tr_addr : ht_tr_re ? ht_tr_addr : sq_tr_addr),
+    .re_i(fb_tr_re || ht_tr_re),
+    .raddr_i(fb_tr_re ? fb_tr_addr : ht_tr_addr),
     .rdata_o(tr_data)
   );
+  // copies of the LL, OF and ML regions for zstd_seq: one lookup of all three per cycle
+  logic        sq_tab_re;
+  logic [26:0] sq_tab_addr;
+  logic [62:0] sq_tab_data;
+  for (genvar k = 0; k < 3; k++) begin : gen_seq_tab
+    ram_1r1w #(.Width(21), .Depth(512)) u_seq_tab (
+      .clk_i, .rst_ni,
+      .we_i(tw_we && tw_addr[10:9] == 2'(k)), .waddr_i(tw_addr[8:0]), .wlane_i(1'b1), .wdata_i(tw_data),
+      .re_i(sq_tab_re), .raddr_i(sq_tab_addr[k*9 +: 9]), .rdata_o(sq_tab_data[k*21 +: 21])
+    );
+  end
 
   // ---- FSE builder ------------------------------------------------------------------------------
   logic       ht_fse_start, sq_fse_start, fse_done, fse_err;
@@ -250,7 +261,7 @@ module zstd_decoder #(
     .bwd_init_o(sq_bwd_init), .bwd_begin_o(sq_bwd_begin), .bwd_end_o(sq_bwd_end),
     .bwd_consume_o(sq_bwd_consume), .bwd_peek_i(bwd_peek[0]), .bwd_ready_i(bwd_ready[0]),
     .bwd_err_i(bwd_err[0]), .bwd_left_i(bwd_left[0]),
-    .tr_re_o(sq_tr_re), .tr_addr_o(sq_tr_addr), .tr_data_i(tr_data)
+    .tab_re_o(sq_tab_re), .tab_addr_o(sq_tab_addr), .tab_data_i(sq_tab_data)
   );
 
   // reader sharing

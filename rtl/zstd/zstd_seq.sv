@@ -5,8 +5,11 @@
 //
 /// Every command is checked before it is pushed: literals within the section, offsets within the
 /// bytes the frame produced and within HistBytes, output within out room and 128 KiB per block.
-/// About 11 cycles per sequence (one field per cycle). Bounded: a block stops at 128 KiB output
-/// (>= 3 bytes per sequence), so <= 11 x 43691 + table builds cycles.
+/// Two cycles per sequence: QEx reads the three table entries (one table RAM each, read the cycle
+/// before) and all extra bits when they fit the 32-bit peek (else one field per cycle, QOf/QMl/QLl);
+/// QRes checks the command, pushes it and reads the three state updates (<= 26 bits), issuing the
+/// next lookups. Bounded: a block stops at 128 KiB output (>= 3 bytes per sequence), so
+/// <= 5 x 43691 + table builds cycles plus executor back-pressure.
 `include "ndp_assert.svh"
 
 module zstd_seq #(
@@ -56,14 +59,13 @@ module zstd_seq #(
   input  logic               bwd_ready_i,
   input  logic               bwd_err_i,
   input  logic signed [AddrW+4:0] bwd_left_i,
-  // table RAM read
-  output logic               tr_re_o,
-  output logic [10:0]        tr_addr_o,
-  input  logic [20:0]        tr_data_i
+  // sequence table RAMs (LL, OF, ML; 512 entries each): one read of all three per lookup
+  output logic               tab_re_o,
+  output logic [26:0]        tab_addr_o,      // {ML, OF, LL} states
+  input  logic [62:0]        tab_data_i       // {ML, OF, LL} entries (zstd_pkg::fse_ent_t)
 );
   typedef enum logic [4:0] {QIdle, QInit, QHdr, QTab, QRle, QBuild, QBinit, QSt0, QSt1, QSt2,
-                            QLk0, QLk1, QLk2, QLk3, QOf, QMl, QLl, QRes, QPush, QU0, QU1, QU2,
-                            QEnd, QTail, QDone, QErr} state_e;
+                            QLk, QEx, QOf, QMl, QLl, QRes, QEnd, QTail, QDone, QErr} state_e;
   state_e state_q;
 
   logic [AddrW:0]  beg_q, bend_q;
@@ -80,9 +82,6 @@ module zstd_seq #(
   logic [31:0]     rep_q [3];
   logic [31:0]     ofv_q;
   logic [17:0]     ll_q, ml_q;
-  logic [31:0]     off_q;
-  logic            unused_bits;   // offsets above 2^17 are rejected before a command is pushed
-  assign unused_bits = ^{fwd_peek_i[63:32], fwd_bitpos_i[2:0], modes_q[1:0], off_q[31:17]};
   zstd_pkg::err_e  code_q;
 
   logic [AddrW:0] fbyte;
@@ -179,6 +178,45 @@ module zstd_seq #(
     end
   end
 
+  // QEx: the three entries straight from the table RAMs and their extra bits from one peek
+  zstd_pkg::fse_ent_t x0, x1, x2;
+  assign x0 = tab_data_i[20:0];
+  assign x1 = tab_data_i[41:21];
+  assign x2 = tab_data_i[62:42];
+  logic [5:0]  xob, xmb, xlb;
+  logic [6:0]  xn;
+  logic [31:0] xp1, xp2;
+  assign xob = 6'(x1.sym[4:0]);
+  assign xmb = 6'(ml_bits(x2.sym[5:0]));
+  assign xlb = 6'(ll_bits(x0.sym[5:0]));
+  assign xn  = 7'(xob) + 7'(xmb) + 7'(xlb);
+  assign xp1 = bwd_peek_i << xob;
+  assign xp2 = xp1 << xmb;
+  logic fast;    // all extra bits fit the peek
+  assign fast = xn <= 7'd32;
+  // QRes: the three state updates (LL, ML, OF order) from one peek
+  logic [31:0] up1, up2;
+  logic [8:0]  nst0, nst1, nst2;
+  assign up1  = bwd_peek_i << e0_q.nb;
+  assign up2  = up1 << e2_q.nb;
+  assign nst0 = 9'(e0_q.base) + 9'(take(bwd_peek_i, 6'(e0_q.nb)));
+  assign nst2 = 9'(e2_q.base) + 9'(take(up1, 6'(e2_q.nb)));
+  assign nst1 = 9'(e1_q.base) + 9'(take(up2, 6'(e1_q.nb)));
+  logic last_seq;
+  assign last_seq = nseq_q == 17'd1;
+  // QRes checks (registered fields, stable while the command waits)
+  logic [31:0] avail;   // bytes before the match start
+  assign avail = fpos_q + 32'(bout_q) + 32'(ll_q);
+  logic r_lits, r_room, r_off, r_hist, r_ok;
+  assign r_lits = 32'(lused_q) + 32'(ll_q) > 32'(lsz_q);
+  assign r_room = 32'(bout_q) + 32'(ll_q) + 32'(ml_q) > room_q;
+  assign r_off  = roff == 32'd0 || roff > avail;
+  assign r_hist = roff > 32'(HistBytes);
+  assign r_ok   = !r_lits && !r_room && !r_off && !r_hist;
+
+  logic            unused_bits;   // offsets above 2^17 are rejected before a command is pushed
+  assign unused_bits = ^{fwd_peek_i[63:32], fwd_bitpos_i[2:0], modes_q[1:0], roff[31:17]};
+
   logic [5:0] rd_n;
   always_comb begin
     fwd_init_o      = 1'b0;
@@ -192,8 +230,8 @@ module zstd_seq #(
     bwd_begin_o     = fbyte;
     bwd_end_o       = bend_q;
     bwd_consume_o   = '0;
-    tr_re_o         = 1'b0;
-    tr_addr_o       = {zstd_pkg::TabLL, st_q[0]};
+    tab_re_o        = 1'b0;
+    tab_addr_o      = {st_q[2], st_q[1], st_q[0]};
     rd_n            = '0;
     unique case (state_q)
       QInit: fwd_init_o = 1'b1;
@@ -207,20 +245,23 @@ module zstd_seq #(
       QSt0: rd_n = 6'(al_q[0]);
       QSt1: rd_n = 6'(al_q[1]);
       QSt2: rd_n = 6'(al_q[2]);
-      QLk0: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabLL, st_q[0]}; end
-      QLk1: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabOF, st_q[1]}; end
-      QLk2: begin tr_re_o = 1'b1; tr_addr_o = {zstd_pkg::TabML, st_q[2]}; end
+      QLk: tab_re_o = 1'b1;
+      QEx: if (fast) rd_n = 6'(xn);
       QOf: rd_n = 6'(e1_q.sym[4:0]);
       QMl: rd_n = 6'(ml_bits(e2_q.sym[5:0]));
       QLl: rd_n = 6'(ll_bits(e0_q.sym[5:0]));
-      QU0: rd_n = 6'(e0_q.nb);
-      QU1: rd_n = 6'(e2_q.nb);
-      QU2: rd_n = 6'(e1_q.nb);
+      QRes: if (!last_seq) begin
+              rd_n = 6'(e0_q.nb) + 6'(e1_q.nb) + 6'(e2_q.nb);
+              // the next lookup, issued with the push
+              tab_re_o   = r_ok && cmd_ready_i && bwd_ready_i;
+              tab_addr_o = {nst2, nst1, nst0};
+            end
       default: ;
     endcase
     if (bwd_ready_i && (state_q == QSt0 || state_q == QSt1 || state_q == QSt2 || state_q == QOf ||
-                        state_q == QMl || state_q == QLl || state_q == QU0 || state_q == QU1 ||
-                        state_q == QU2)) bwd_consume_o = rd_n;
+                        state_q == QMl || state_q == QLl || (state_q == QEx && fast)))
+      bwd_consume_o = rd_n;
+    if (state_q == QRes && !last_seq && r_ok && cmd_ready_i && bwd_ready_i) bwd_consume_o = rd_n;
   end
 
   logic [31:0] bits;
@@ -228,20 +269,18 @@ module zstd_seq #(
   logic rd_ok;
   assign rd_ok = bwd_ready_i;
 
-  assign cmd_valid_o = (state_q == QPush) || (state_q == QTail);
+  // a sequence's command goes out from QRes once its checks pass and its state updates can be read
+  assign cmd_valid_o = (state_q == QRes && r_ok && (last_seq || bwd_ready_i)) || (state_q == QTail);
   assign cmd_ll_o    = (state_q == QTail) ? lsz_q - lused_q : ll_q;
   assign cmd_ml_o    = (state_q == QTail) ? 18'd0 : ml_q;
-  assign cmd_off_o   = 17'(off_q);
-
-  logic [31:0] avail;   // bytes before the match start
-  assign avail = fpos_q + 32'(bout_q) + 32'(ll_q);
+  assign cmd_off_o   = (state_q == QTail) ? 17'd0 : 17'(roff);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= QIdle;
       beg_q <= '0; bend_q <= '0; lsz_q <= '0; lused_q <= '0; bout_q <= '0; fpos_q <= '0;
       room_q <= '0; nseq_q <= '0; modes_q <= '0; t_q <= '0; ofv_q <= '0; ll_q <= '0; ml_q <= '0;
-      off_q <= '0; code_q <= zstd_pkg::ErrNone;
+      code_q <= zstd_pkg::ErrNone;
       for (int k = 0; k < 3; k++) begin
         al_q[k] <= '0; tv_q[k] <= 1'b0; st_q[k] <= '0;
       end
@@ -307,38 +346,49 @@ module zstd_seq #(
         QBinit: state_q <= (fbyte < bend_q) ? QSt0 : QErr;
         QSt0: if (bwd_err_i) state_q <= QErr; else if (rd_ok) begin st_q[0] <= 9'(bits); state_q <= QSt1; end
         QSt1: if (rd_ok) begin st_q[1] <= 9'(bits); state_q <= QSt2; end
-        QSt2: if (rd_ok) begin st_q[2] <= 9'(bits); state_q <= QLk0; end
-        QLk0: state_q <= QLk1;
-        QLk1: begin e0_q <= tr_data_i; state_q <= QLk2; end
-        QLk2: begin e1_q <= tr_data_i; state_q <= QLk3; end
-        QLk3: begin e2_q <= tr_data_i; state_q <= QOf; end
+        QSt2: if (rd_ok) begin st_q[2] <= 9'(bits); state_q <= QLk; end
+        QLk: state_q <= QEx;
+        QEx: begin
+          // the entries are on the RAM outputs (held while re is low)
+          e0_q <= x0;
+          e1_q <= x1;
+          e2_q <= x2;
+          if (!fast) state_q <= QOf;
+          else if (rd_ok) begin
+            ofv_q   <= (32'd1 << xob) + take(bwd_peek_i, xob);
+            ml_q    <= 18'(ml_base(x2.sym[5:0])) + 18'(take(xp1, xmb));
+            ll_q    <= 18'(ll_base(x0.sym[5:0])) + 18'(take(xp2, xlb));
+            state_q <= QRes;
+          end
+        end
         QOf: if (rd_ok) begin ofv_q <= (32'd1 << e1_q.sym[4:0]) + bits; state_q <= QMl; end
         QMl: if (rd_ok) begin ml_q <= 18'(ml_base(e2_q.sym[5:0])) + 18'(bits); state_q <= QLl; end
         QLl: if (rd_ok) begin ll_q <= 18'(ll_base(e0_q.sym[5:0])) + 18'(bits); state_q <= QRes; end
         QRes: begin
-          off_q <= roff;
-          rep_q[0] <= r0n; rep_q[1] <= r1n; rep_q[2] <= r2n;
-          if (32'(lused_q) + 32'(ll_q) > 32'(lsz_q)) state_q <= QErr;
-          else if (32'(bout_q) + 32'(ll_q) + 32'(ml_q) > room_q) begin
+          if (r_lits) state_q <= QErr;
+          else if (r_room) begin
             code_q  <= zstd_pkg::ErrOutput;
             state_q <= QErr;
-          end else if (roff == 32'd0 || roff > avail) begin
+          end else if (r_off) begin
             code_q  <= zstd_pkg::ErrOffset;
             state_q <= QErr;
-          end else if (roff > 32'(HistBytes)) begin
+          end else if (r_hist) begin
             code_q  <= zstd_pkg::ErrHistory;   // valid offset, but beyond the history buffer
             state_q <= QErr;
-          end else state_q <= QPush;
+          end else if (cmd_valid_o && cmd_ready_i) begin
+            rep_q[0] <= r0n; rep_q[1] <= r1n; rep_q[2] <= r2n;
+            lused_q <= lused_q + ll_q;
+            bout_q  <= bout_q + ll_q + ml_q;
+            nseq_q  <= nseq_q - 17'd1;
+            if (last_seq) state_q <= QEnd;
+            else begin
+              st_q[0] <= nst0;
+              st_q[1] <= nst1;
+              st_q[2] <= nst2;
+              state_q <= QEx;   // the lookup was issued with the push
+            end
+          end
         end
-        QPush: if (cmd_ready_i) begin
-          lused_q <= lused_q + ll_q;
-          bout_q  <= bout_q + ll_q + ml_q;
-          nseq_q  <= nseq_q - 17'd1;
-          state_q <= (nseq_q == 17'd1) ? QEnd : QU0;
-        end
-        QU0: if (rd_ok) begin st_q[0] <= 9'(e0_q.base) + 9'(bits); state_q <= QU1; end
-        QU1: if (rd_ok) begin st_q[2] <= 9'(e2_q.base) + 9'(bits); state_q <= QU2; end
-        QU2: if (rd_ok) begin st_q[1] <= 9'(e1_q.base) + 9'(bits); state_q <= QLk0; end
         QEnd: begin
           if (lsz_q == lused_q) state_q <= QDone;
           else if (32'(bout_q) + 32'(18'(lsz_q - lused_q)) > room_q) begin
@@ -355,7 +405,7 @@ module zstd_seq #(
         default: state_q <= QIdle;
       endcase
       // the bitstream must be consumed exactly after the last sequence
-      if (state_q == QPush && cmd_ready_i && nseq_q == 17'd1 && bwd_left_i != '0) state_q <= QErr;
+      if (state_q == QRes && cmd_valid_o && cmd_ready_i && last_seq && bwd_left_i != '0) state_q <= QErr;
     end
   end
 
