@@ -59,8 +59,10 @@ module lz4_dec_copy #(
   logic [LW-1:0] bank_l  [OutBytes];
   logic          usel_l  [OutBytes];   // source is in the previous row (register L)
 
-  always_comb begin
-    for (int j = 0; j < OutBytes; j++) begin
+  // One small process per lane (generate blocks keep the synthesis front end's work per process
+  // small; one process over all lanes made Yosys' proc pass run for hours).
+  for (genvar j = 0; j < OutBytes; j++) begin : gen_src
+    always_comb begin
       ptr0[j]    = LW'(j);
       lit_l[j]   = 1'b1;
       litix_l[j] = '0;
@@ -91,28 +93,37 @@ module lz4_dec_copy #(
   end
 
   // pointer jumping: every lane ends on a lane whose source is a literal, L or the RAM
-  logic [LW-1:0] ptr [LW+1][OutBytes];
-  always_comb begin
-    for (int j = 0; j < OutBytes; j++) ptr[0][j] = ptr0[j];
-    for (int r = 0; r < LW; r++) begin
-      for (int j = 0; j < OutBytes; j++) ptr[r+1][j] = ptr[r][ptr[r][j]];
+  // (one signal per step, lane j's pointer at bits j*LW)
+  for (genvar r = 0; r <= LW; r++) begin : gen_jump
+    logic [OutBytes*LW-1:0] p;
+    if (r == 0) begin : gen_first
+      for (genvar j = 0; j < OutBytes; j++) begin : gen_lane
+        assign p[j*LW +: LW] = ptr0[j];
+      end
+    end else begin : gen_step
+      for (genvar j = 0; j < OutBytes; j++) begin : gen_lane
+        assign p[j*LW +: LW] = gen_jump[r-1].p[gen_jump[r-1].p[j*LW +: LW]*LW +: LW];
+      end
     end
   end
 
   // RAM read address of every replica bank: the slot's match segment covers consecutive source
   // positions, so each bank holds at most one of them.
   logic [RW-1:0] raddr [MatchSlots][OutBytes];
-  always_comb begin
-    for (int k = 0; k < MatchSlots; k++) begin
-      logic [16:0] s0;
+  for (genvar k = 0; k < MatchSlots; k++) begin : gen_raddr
+    logic [16:0] s0;
+    always_comb begin
       s0 = '0;
       for (int g = 0; g < Segs; g++) begin
         if (pl_match_i[g] && pl_len_i[g*CW +: CW] != '0 && 32'(pl_slot_i[g*SW +: SW]) == k)
           s0 = pl_src_i[g*17 +: 17];
       end
-      for (int b = 0; b < OutBytes; b++) begin
-        raddr[k][b] = RW'((s0 >> LW) + 17'(LW'(b) < s0[LW-1:0]));
-      end
+    end
+    // bank b holds source position s0 + ((b - s0) mod OutBytes): the next row when b < s0 mod OutBytes
+    assign raddr[k][0]          = RW'((s0 >> LW) + 17'(s0[LW-1:0] != '0));
+    assign raddr[k][OutBytes-1] = RW'(s0 >> LW);
+    for (genvar b = 1; b < OutBytes - 1; b++) begin : gen_bank
+      assign raddr[k][b] = RW'((s0 >> LW) + 17'(LW'(b) < s0[LW-1:0]));
     end
   end
 
@@ -153,7 +164,7 @@ module lz4_dec_copy #(
       n3_q    <= pl_n_i;
       lits3_q <= pl_lits_i;
       for (int j = 0; j < OutBytes; j++) begin
-        ptr3_q[j]   <= ptr[LW][j];
+        ptr3_q[j]   <= gen_jump[LW].p[j*LW +: LW];
         lit3_q[j]   <= lit_l[j];
         litix3_q[j] <= litix_l[j];
         slot3_q[j]  <= slot_l[j];
@@ -164,33 +175,30 @@ module lz4_dec_copy #(
   end
 
   // row data: each lane's own source, then the pointer gather
-  logic [7:0] base [OutBytes];
-  always_comb begin
-    for (int j = 0; j < OutBytes; j++) begin
-      if (lit3_q[j]) base[j] = lits3_q[litix3_q[j]*8 +: 8];
-      else if (usel3_q[j]) base[j] = l_q[bank3_q[j]];
-      else base[j] = rdata[slot3_q[j]][bank3_q[j]];
+  logic [OutBytes*8-1:0] base;
+  for (genvar j = 0; j < OutBytes; j++) begin : gen_row
+    logic [7:0] hist;
+    always_comb begin
+      hist = '0;
+      for (int k = 0; k < MatchSlots; k++) if (32'(slot3_q[j]) == k) hist = rdata[k][bank3_q[j]];
     end
-    for (int j = 0; j < OutBytes; j++) begin
-      row[j] = (32'(j) < 32'(n3_q)) ? base[ptr3_q[j]] : 8'h00;
-      out_data_o[j*8 +: 8] = row[j];
-    end
+    assign base[j*8 +: 8] = lit3_q[j] ? lits3_q[litix3_q[j]*8 +: 8] : usel3_q[j] ? l_q[bank3_q[j]] : hist;
+    assign row[j] = (32'(j) < 32'(n3_q)) ? base[ptr3_q[j]*8 +: 8] : 8'h00;
+    assign out_data_o[j*8 +: 8] = row[j];
   end
 
   // write the row into every replica (bank = position mod OutBytes) and into L
   logic [RW-1:0] waddr [OutBytes];
   logic [7:0]    wdata [OutBytes];
   logic          we    [OutBytes];
-  always_comb begin
-    for (int b = 0; b < OutBytes; b++) begin
-      logic [LW-1:0] j;
-      logic [16:0]   pos;
-      j        = LW'(b) - p3_q[LW-1:0];
-      pos      = p3_q + 17'(j);
-      we[b]    = wr && (32'(j) < 32'(n3_q));
-      waddr[b] = RW'(pos >> LW);
-      wdata[b] = row[j];
-    end
+  for (genvar b = 0; b < OutBytes; b++) begin : gen_wr
+    logic [LW-1:0] j;
+    logic [16:0]   pos;
+    assign j        = LW'(b) - p3_q[LW-1:0];
+    assign pos      = p3_q + 17'(j);
+    assign we[b]    = wr && (32'(j) < 32'(n3_q));
+    assign waddr[b] = RW'(pos >> LW);
+    assign wdata[b] = row[j];
   end
 
   always_ff @(posedge clk_i) begin
