@@ -8,7 +8,8 @@
 #        SYNTH_FPGA=0 skips synth_xilinx    SYNTH_TABLE=0 skips the table
 #
 # Per block (synth/blocks/BLOCK.cfg sets TOP, SOURCES, PARAMS "Name=value ...", PERIOD_PS,
-# BLACKBOX "module ...", DESC): an elaboration pass counts the RAM bits of the real RTL; the ASIC
+# BLACKBOX "module ...", DESC, optional SYNTH_ARGS for `synth`, e.g. "-noshare" where Yosys' SAT-based
+# resource sharing runs out of memory): an elaboration pass counts the RAM bits of the real RTL; the ASIC
 # pass replaces each BLACKBOX module by synth/stubs/<module>.sv (no SRAM macros in these libraries),
 # synthesises with Yosys (ASAP7 recipe of ../shared/pdk/asap7/README.md: merged library for abc, the
 # fixed SEQ library for dfflibmap, abc.constr; the ABC script synth/abc_asic.script adds fanout
@@ -107,7 +108,7 @@ elab() {
 synth_block() {
   local block=$1 cfg=synth/blocks/$1.cfg
   [ -f "$cfg" ] || { echo "synth: no config $cfg" >&2; return 1; }
-  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC=""
+  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS=""
   # shellcheck disable=SC1090
   source "$cfg"
   SOURCES=$(echo $SOURCES)  # one line
@@ -151,7 +152,7 @@ synth_block() {
     echo "proc"
     echo "flatten"
     echo "tee -o $D/logic_mem.txt stat"
-    echo "synth -top $TOP -flatten"
+    echo "synth -top $TOP -flatten${SYNTH_ARGS:+ $SYNTH_ARGS}"
     [ -n "$bb" ] && echo "tee -o $D/macros.txt stat" && echo "expose -evert" && echo "opt_clean"
     echo "dfflibmap -liberty $SEQMAP"
     echo "rename -src t:*DFF*"  # flops named after their RTL source line: readable sta.log paths
