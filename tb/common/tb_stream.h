@@ -2,6 +2,8 @@
 // with a random backpressure knob, and a passive monitor that checks the stream rule (once valid
 // is high it stays high with a stable payload until ready) and counts beats.
 //
+// PacketSpans records, per packet, the cycles of its first and last input handshake.
+//
 // Components reach the model through small accessor lambdas (see StreamPort), so one template
 // serves every port shape; Beat is any copyable struct with operator==.
 #pragma once
@@ -11,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tb_report.h"
 #include "tb_rng.h"
@@ -137,6 +140,36 @@ class StreamMonitor : public Component {
   bool waiting_ = false;
   Beat held_{};
   uint64_t beats_ = 0, bad_ = 0;
+};
+
+// Per-packet input timing: the env queues each beat's `last` flag as it hands the beat to the
+// driver (beat()); every handshake (fire) pops one flag, and the first / last handshake cycles of
+// each packet are recorded in order.
+class PacketSpans : public Component {
+ public:
+  PacketSpans(std::function<bool()> fire, std::function<uint64_t()> cycle)
+      : fire_(std::move(fire)), cycle_(std::move(cycle)) {}
+  void beat(bool last) { beats_.push_back(last); }
+  // first / last input handshake of packet i; {0, 0} until its first beat was taken
+  std::pair<uint64_t, uint64_t> span(size_t i) const {
+    return i < spans_.size() ? spans_[i] : std::pair<uint64_t, uint64_t>{0, 0};
+  }
+  void sample() override {
+    if (!fire_() || beats_.empty()) return;
+    const bool last = beats_.front();
+    beats_.pop_front();
+    if (!open_) spans_.push_back({cycle_(), 0});
+    open_ = !last;
+    if (last) spans_.back().second = cycle_();
+  }
+  void drive() override {}
+
+ private:
+  std::function<bool()> fire_;
+  std::function<uint64_t()> cycle_;
+  std::deque<bool> beats_;  // queued beats not yet taken: is it its packet's last
+  std::vector<std::pair<uint64_t, uint64_t>> spans_;
+  bool open_ = false;
 };
 
 }  // namespace ndp::tb

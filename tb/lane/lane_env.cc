@@ -95,27 +95,6 @@ uint8_t lane_ref_decode(const uint8_t* p, size_t n, const BlockExpect& exp, std:
   return kLaneOk;
 }
 
-// Records the first input handshake of each packet (both directions).
-class LaneEnv::Probe : public Component {
- public:
-  explicit Probe(LaneEnv& e) : e_(e) {}
-  void sample() override {
-    Vcodec_lane& m = e_.dut_.model();
-    step(m.enc_in_valid_i && m.enc_in_ready_o, e_.enc_beats_, e_.enc_open_, e_.enc_first_);
-    step(m.dec_in_valid_i && m.dec_in_ready_o, e_.dec_beats_, e_.dec_open_, e_.dec_first_);
-  }
-  void drive() override {}
-
- private:
-  void step(bool hs, std::deque<bool>& beats, bool& open, std::vector<uint64_t>& first) {
-    if (!hs || beats.empty()) return;
-    if (!open) first.push_back(e_.dut_.cycle());
-    open = !beats.front();
-    beats.pop_front();
-  }
-  LaneEnv& e_;
-};
-
 LaneEnv::LaneEnv(uint64_t seed, const std::string& fst, double gap, double backpressure)
     : rng_(seed), dut_(seed, fst) {
   Vcodec_lane* m = &dut_.model();
@@ -204,13 +183,17 @@ LaneEnv::LaneEnv(uint64_t seed, const std::string& fst, double gap, double backp
   mons_.push_back(std::make_unique<StreamMonitor<LaneBeat32>>("codec_lane enc out", eo));
   mons_.push_back(std::make_unique<StreamMonitor<LaneBeat32>>("codec_lane dec in", di));
   mons_.push_back(std::make_unique<StreamMonitor<LaneDecOut>>("codec_lane dec out", dout));
-  probe_ = std::make_unique<Probe>(*this);
+  enc_spans_ = std::make_unique<PacketSpans>([m] { return m->enc_in_valid_i && m->enc_in_ready_o; },
+                                              [this] { return dut_.cycle(); });
+  dec_spans_ = std::make_unique<PacketSpans>([m] { return m->dec_in_valid_i && m->dec_in_ready_o; },
+                                              [this] { return dut_.cycle(); });
   dut_.attach(enc_drv_.get());
   dut_.attach(enc_sink_.get());
   dut_.attach(dec_drv_.get());
   dut_.attach(dec_sink_.get());
   for (auto& c : mons_) dut_.attach(c.get());
-  dut_.attach(probe_.get());
+  dut_.attach(enc_spans_.get());
+  dut_.attach(dec_spans_.get());
   dut_.reset();
 }
 
@@ -238,7 +221,7 @@ bool LaneEnv::push_plane(const std::vector<uint8_t>& plane, uint8_t plane_id, ui
     b.use_lz4 = use_lz4;
     b.raw_size = static_cast<uint32_t>(plane.size());
     enc_drv_->push(b);
-    enc_beats_.push_back(b.last);
+    enc_spans_->beat(b.last);
   }
   ++enc_pushed_;
   return true;
@@ -259,7 +242,7 @@ void LaneEnv::push_stored(const std::vector<uint8_t>& s, const BlockExpect& exp,
     b.exp_raw_size = exp.raw_size;
     b.pad_mask = exp.pad_mask;
     dec_drv_->push(b);
-    dec_beats_.push_back(b.last);
+    dec_spans_->beat(b.last);
   } while (pos < s.size());
   ++dec_pushed_;
 }
@@ -278,7 +261,7 @@ void LaneEnv::on_enc_out(const LaneBeat32& b) {
   enc_cur_.bytes.insert(enc_cur_.bytes.end(), b.data.begin(), b.data.begin() + k);
   if (b.last) {
     const size_t i = enc_res_.size();
-    enc_cur_.in_first = i < enc_first_.size() ? enc_first_[i] : 0;
+    enc_cur_.in_first = enc_spans_->span(i).first;
     enc_cur_.out_last = dut_.cycle();
     enc_res_.push_back(std::move(enc_cur_));
     enc_cur_ = LaneEncResult{};
@@ -292,7 +275,7 @@ void LaneEnv::on_dec_out(const LaneDecOut& b) {
     dec_cur_.code = b.code;
     dec_cur_.err = b.err;
     const size_t i = dec_res_.size();
-    dec_cur_.in_first = i < dec_first_.size() ? dec_first_[i] : 0;
+    dec_cur_.in_first = dec_spans_->span(i).first;
     dec_cur_.out_last = dut_.cycle();
     dec_res_.push_back(std::move(dec_cur_));
     dec_cur_ = LaneDecResult{};

@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,7 +107,6 @@ class LaneEnv {
   Dut<Vcodec_lane>& dut() { return dut_; }
 
  private:
-  class Probe;
   void on_enc_out(const LaneBeat32& b);
   void on_dec_out(const LaneDecOut& b);
 
@@ -119,12 +117,9 @@ class LaneEnv {
   std::unique_ptr<StreamDriver<LaneBeat32>> dec_drv_;
   std::unique_ptr<StreamSink<LaneDecOut>> dec_sink_;
   std::vector<std::unique_ptr<Component>> mons_;
-  std::unique_ptr<Probe> probe_;
+  std::unique_ptr<PacketSpans> enc_spans_, dec_spans_;  // first input handshake per packet
   ByteScoreboard sb_{"codec_lane encode"};
   size_t enc_pushed_ = 0, dec_pushed_ = 0;
-  std::deque<bool> enc_beats_, dec_beats_;  // is the queued beat its packet's last
-  std::vector<uint64_t> enc_first_, dec_first_;
-  bool enc_open_ = false, dec_open_ = false;
   LaneEncResult enc_cur_;
   LaneDecResult dec_cur_;
   std::vector<LaneEncResult> enc_res_;

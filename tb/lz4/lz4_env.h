@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -157,12 +157,13 @@ class Lz4DecEnv {
                                                     [this](const Lz4DecOut& b) { on_out(b); });
     mon_in_ = std::make_unique<StreamMonitor<Lz4DecIn>>("lz4_decoder in", in);
     mon_out_ = std::make_unique<StreamMonitor<Lz4DecOut>>("lz4_decoder out", out);
-    probe_ = std::make_unique<Probe>(*this);
+    spans_ = std::make_unique<PacketSpans>([m] { return m->in_valid_i && m->in_ready_o; },
+                                           [this] { return dut_.cycle(); });
     dut_.attach(drv_.get());
     dut_.attach(sink_.get());
     dut_.attach(mon_in_.get());
     dut_.attach(mon_out_.get());
-    dut_.attach(probe_.get());
+    dut_.attach(spans_.get());
     dut_.reset();
   }
 
@@ -180,7 +181,7 @@ class Lz4DecEnv {
       b.last = pos == n;
       b.raw_size = raw_size;
       drv_->push(b);
-      in_beats_.push_back(b.last);
+      spans_->beat(b.last);
     } while (pos < n);
     ++pushed_;
   }
@@ -193,29 +194,6 @@ class Lz4DecEnv {
   bool protocol_ok() const { return mon_in_->violations() == 0 && mon_out_->violations() == 0; }
 
  private:
-  class Probe : public Component {
-   public:
-    explicit Probe(Lz4DecEnv& e) : e_(e) {}
-    void sample() override {
-      Model& m = e_.dut_.model();
-      if (m.in_valid_i && m.in_ready_o && !e_.in_beats_.empty()) {
-        bool last = e_.in_beats_.front();
-        e_.in_beats_.pop_front();
-        if (!started_) e_.starts_.push_back({e_.dut_.cycle(), 0});
-        started_ = true;
-        if (last) {
-          e_.starts_.back().second = e_.dut_.cycle();
-          started_ = false;
-        }
-      }
-    }
-    void drive() override {}
-
-   private:
-    Lz4DecEnv& e_;
-    bool started_ = false;
-  };
-
   void on_out(const Lz4DecOut& b) {
     if (cur_.bytes.empty() && cur_.out_first == 0) cur_.out_first = dut_.cycle();
     if (b.cnt > out_bytes_) fail("lz4_decoder: out_cnt " + std::to_string(b.cnt) + " > OutBytes");
@@ -225,11 +203,7 @@ class Lz4DecEnv {
       cur_.err = b.err;
       cur_.code = b.code;
       cur_.out_last = dut_.cycle();
-      size_t k = results_.size();
-      if (k < starts_.size()) {
-        cur_.in_first = starts_[k].first;
-        cur_.in_last = starts_[k].second;
-      }
+      std::tie(cur_.in_first, cur_.in_last) = spans_->span(results_.size());
       results_.push_back(std::move(cur_));
       cur_ = Lz4DecResult{};
     }
@@ -242,9 +216,7 @@ class Lz4DecEnv {
   std::unique_ptr<StreamSink<Lz4DecOut>> sink_;
   std::unique_ptr<StreamMonitor<Lz4DecIn>> mon_in_;
   std::unique_ptr<StreamMonitor<Lz4DecOut>> mon_out_;
-  std::unique_ptr<Probe> probe_;
-  std::deque<bool> in_beats_;  // queued input beats: is it its block's last
-  std::vector<std::pair<uint64_t, uint64_t>> starts_;  // per block: first / last input handshake
+  std::unique_ptr<PacketSpans> spans_;
   size_t pushed_ = 0;
   Lz4DecResult cur_;
   std::vector<Lz4DecResult> results_;
@@ -318,12 +290,13 @@ class Lz4EncEnv {
                                                     [this](const Lz4EncOut& b) { on_out(b); });
     mon_in_ = std::make_unique<StreamMonitor<Lz4EncIn>>("lz4_encoder in", in);
     mon_out_ = std::make_unique<StreamMonitor<Lz4EncOut>>("lz4_encoder out", out);
-    probe_ = std::make_unique<Probe>(*this);
+    spans_ = std::make_unique<PacketSpans>([m] { return m->in_valid_i && m->in_ready_o; },
+                                           [this] { return dut_.cycle(); });
     dut_.attach(drv_.get());
     dut_.attach(sink_.get());
     dut_.attach(mon_in_.get());
     dut_.attach(mon_out_.get());
-    dut_.attach(probe_.get());
+    dut_.attach(spans_.get());
     dut_.reset();
   }
 
@@ -344,7 +317,7 @@ class Lz4EncEnv {
       b.last = pos + k == n;
       b.size = static_cast<uint32_t>(n);
       drv_->push(b);
-      in_beats_.push_back(b.last);
+      spans_->beat(b.last);
     }
     ++pushed_;
   }
@@ -358,29 +331,6 @@ class Lz4EncEnv {
   uint64_t input_stalls() const { return drv_->stalls(); }
 
  private:
-  class Probe : public Component {
-   public:
-    explicit Probe(Lz4EncEnv& e) : e_(e) {}
-    void sample() override {
-      Model& m = e_.dut_.model();
-      if (m.in_valid_i && m.in_ready_o && !e_.in_beats_.empty()) {
-        bool last = e_.in_beats_.front();
-        e_.in_beats_.pop_front();
-        if (!started_) e_.starts_.push_back({e_.dut_.cycle(), 0});
-        started_ = true;
-        if (last) {
-          e_.starts_.back().second = e_.dut_.cycle();
-          started_ = false;
-        }
-      }
-    }
-    void drive() override {}
-
-   private:
-    Lz4EncEnv& e_;
-    bool started_ = false;
-  };
-
   void on_out(const Lz4EncOut& b) {
     unsigned k = std::min<unsigned>(b.cnt, out_bytes_);
     if (!b.last && b.cnt != out_bytes_) fail("lz4_encoder: a beat before the last is not full");
@@ -388,11 +338,7 @@ class Lz4EncEnv {
     cur_.bytes.insert(cur_.bytes.end(), b.data.begin(), b.data.begin() + k);
     if (b.last) {  // (a block ending early shows as a mismatch against the next block's bytes)
       cur_.out_last = dut_.cycle();
-      size_t i = results_.size();
-      if (i < starts_.size()) {
-        cur_.in_first = starts_[i].first;
-        cur_.in_last = starts_[i].second;
-      }
+      std::tie(cur_.in_first, cur_.in_last) = spans_->span(results_.size());
       results_.push_back(std::move(cur_));
       cur_ = Lz4EncResult{};
     }
@@ -406,10 +352,8 @@ class Lz4EncEnv {
   std::unique_ptr<StreamSink<Lz4EncOut>> sink_;
   std::unique_ptr<StreamMonitor<Lz4EncIn>> mon_in_;
   std::unique_ptr<StreamMonitor<Lz4EncOut>> mon_out_;
-  std::unique_ptr<Probe> probe_;
+  std::unique_ptr<PacketSpans> spans_;
   ByteScoreboard sb_{"lz4_encoder"};
-  std::deque<bool> in_beats_;
-  std::vector<std::pair<uint64_t, uint64_t>> starts_;
   size_t pushed_ = 0;
   Lz4EncResult cur_;
   std::vector<Lz4EncResult> results_;
