@@ -34,12 +34,7 @@ int main(int argc, char** argv) {
   }
   VerilatedContext ctx;
   Vlz4_decoder d(&ctx);
-  d.rst_ni = 0;
-  d.clk_i = 0;
-  d.eval();
-  d.clk_i = 1;
-  d.eval();
-  d.rst_ni = 1;
+  sweep_reset(d);
   size_t bi = 0, pos = 0, bo = 0;
   uint64_t cyc = 0, prev = 0;
   std::vector<uint8_t> out;
@@ -79,7 +74,7 @@ int main(int argc, char** argv) {
         std::printf("MISMATCH block %zu\n", bo);
         return 1;
       }
-      const int c = planes[bo].plane == 64 ? 0 : (planes[bo].plane >= 7 && planes[bo].plane <= 14 ? 1 : 2);
+      const int c = sweep_class(planes[bo].plane);
       const double n = static_cast<double>(out.size()), k = static_cast<double>(cyc - prev);
       rate[c].push_back(n / k);
       rate[3].push_back(n / k);

@@ -34,19 +34,13 @@ int main(int argc, char** argv) {
   }
   VerilatedContext ctx;
   Vlz4_encoder d(&ctx);
-  d.rst_ni = 0;
-  d.clk_i = 0;
-  d.eval();
-  d.clk_i = 1;
-  d.eval();
-  d.rst_ni = 1;
+  sweep_reset(d);
   size_t bi = 0, pos = 0, bo = 0;
   uint64_t cyc = 0;
   std::vector<uint64_t> start(planes.size() + 1, 0);
   std::vector<uint8_t> out;
   std::map<int, double> hw, lz, raw;
   std::map<int, std::vector<double>> rate;
-  auto cls = [](int plane) { return plane == 64 ? 0 : (plane >= 7 && plane <= 14 ? 1 : 2); };
   while (bo < planes.size()) {
     const bool sent = bi >= planes.size();
     unsigned cnt = 0;
@@ -89,7 +83,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::vector<char> l(static_cast<size_t>(LZ4_compressBound(static_cast<int>(b.size()))));
-      const int c = static_cast<int>(cls(planes[bo].plane));
+      const int c = sweep_class(planes[bo].plane);
       hw[c] += static_cast<double>(out.size());
       lz[c] += LZ4_compress_default(reinterpret_cast<const char*>(b.data()), l.data(), static_cast<int>(b.size()),
                                     static_cast<int>(l.size()));
@@ -102,7 +96,7 @@ int main(int argc, char** argv) {
   double total = 0;
   for (size_t i = 0; i < planes.size(); ++i) {
     total += static_cast<double>(planes[i].bytes.size());
-    rate[cls(planes[i].plane)].push_back(static_cast<double>(planes[i].bytes.size()) / static_cast<double>(start[i + 1] - start[i]));
+    rate[sweep_class(planes[i].plane)].push_back(static_cast<double>(planes[i].bytes.size()) / static_cast<double>(start[i + 1] - start[i]));
   }
   std::printf("lz4_encoder P=%u banks=%d D=%d out=%u lazy=%d backext=%d (liblz4 %d): %zu blocks, sustained %.3f input B/cycle\n",
               P, hp.hash_banks, hp.match_bytes, ob, hp.lazy, hp.back_ext, LZ4_versionNumber(), planes.size(),

@@ -76,3 +76,17 @@ inline double sweep_pct(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(p / 100.0 * static_cast<double>(v.size() - 1) + 0.5))];
 }
+
+// Plane class of the sweep tables: 0 EXPBYTE, 1 exponent bit-plane (BF16 bits 7..14), 2 sign/mantissa.
+inline int sweep_class(int plane) { return plane == 64 ? 0 : (plane >= 7 && plane <= 14 ? 1 : 2); }
+
+// One reset cycle of a Verilated model (rst_ni low over a rising edge), then rst_ni released.
+template <class Model>
+void sweep_reset(Model& d) {
+  d.rst_ni = 0;
+  d.clk_i = 0;
+  d.eval();
+  d.clk_i = 1;
+  d.eval();
+  d.rst_ni = 1;
+}
