@@ -384,7 +384,7 @@ module codec_lane_dec #(
         if (!fed_q && fd_ready) begin
           if (kf != 0) begin
             fd_valid = 1'b1;
-            fd_data  = {keep(head, CW'(kf)), CW'(kf), (32'(rem_q) == kf) || (eop_q && kf == 32'(qcnt))};
+            fd_data  = {head, CW'(kf), (32'(rem_q) == kf) || (eop_q && kf == 32'(qcnt))};
             pop      = CW'(kf);
             rem_d    = rem_q - 17'(kf);
             if (fd_data[0]) begin
