@@ -28,22 +28,17 @@ bool lane_code_matches(uint8_t rtl, uint8_t ref) {
 
 namespace {
 
-// The golden decoder's ZSTD payload verdict (sw/codec block_decode.cc): the frame rules of spec
-// section 3, then libzstd into a raw_size buffer. Returns 0 with the bytes, or a lane code.
+// The golden decoder's ZSTD payload verdict (BlockDecoder::decode_zstd_payload). A rejected payload
+// is kLaneZstdRuleFhd when its first 5 bytes break the magic / descriptor rule (zstd_lane_dec checks
+// those before the decoder's own code), else any ZSTD code. Returns 0 with the bytes, or that code.
 uint8_t zstd_ref_payload(const uint8_t* p, size_t n, uint32_t raw, std::vector<uint8_t>* out) {
   if (n >= 5) {
     const uint32_t magic = static_cast<uint32_t>(p[0] | (p[1] << 8) | (p[2] << 16)) | (static_cast<uint32_t>(p[3]) << 24);
     if (magic != ZSTD_MAGICNUMBER || !(p[4] & 0x20) || (p[4] & 0x1F)) return kLaneZstdRuleFhd;
-  } else {
-    return kLaneZstdAny;
   }
-  const unsigned long long fcs = ZSTD_getFrameContentSize(p, n);
-  if (fcs != raw) return kLaneZstdAny;
-  const size_t fsize = ZSTD_findFrameCompressedSize(p, n);
-  if (ZSTD_isError(fsize) || fsize != n) return kLaneZstdAny;
+  static thread_local BlockDecoder dec;
   out->assign(raw, 0);
-  const size_t r = ZSTD_decompress(out->data(), raw, p, n);
-  if (ZSTD_isError(r) || r != raw) {
+  if (!dec.decode_zstd_payload(p, n, raw, out->data(), "zstd payload").ok()) {
     out->clear();
     return kLaneZstdAny;
   }

@@ -80,14 +80,9 @@ Status BlockDecoder::decode(const uint8_t* stored, size_t n, const BlockExpect& 
                              " bytes, raw_size " + num(h.raw_size));
       break;
     }
-    case Codec::kZstd: {
-      NDP_RETURN_IF_ERROR(check_zstd_frame(p, h.comp_size, h.raw_size, w));
-      const size_t r = ZSTD_decompressDCtx(impl_->dctx, out, h.raw_size, p, h.comp_size);
-      if (ZSTD_isError(r)) return Status::Error(w + ": corrupt ZSTD payload (" + ZSTD_getErrorName(r) + ")");
-      if (r != h.raw_size)
-        return Status::Error(w + ": ZSTD payload decodes to " + num(r) + " bytes, raw_size " + num(h.raw_size));
+    case Codec::kZstd:
+      NDP_RETURN_IF_ERROR(decode_zstd_payload(p, h.comp_size, h.raw_size, out, w));
       break;
-    }
   }
   const uint32_t sum = block_checksum(out, h.raw_size);
   if (sum != h.checksum)
@@ -95,6 +90,15 @@ Status BlockDecoder::decode(const uint8_t* stored, size_t n, const BlockExpect& 
   if (out[h.raw_size - 1] & exp.pad_mask)
     return Status::Error(w + ": non-zero padding bits in the last byte");
   if (consumed) *consumed = kBlockHeaderBytes + h.comp_size;
+  return Status::Ok();
+}
+
+Status BlockDecoder::decode_zstd_payload(const uint8_t* p, size_t n, uint32_t raw, uint8_t* out,
+                                         const std::string& w) {
+  NDP_RETURN_IF_ERROR(check_zstd_frame(p, n, raw, w));
+  const size_t r = ZSTD_decompressDCtx(impl_->dctx, out, raw, p, n);
+  if (ZSTD_isError(r)) return Status::Error(w + ": corrupt ZSTD payload (" + ZSTD_getErrorName(r) + ")");
+  if (r != raw) return Status::Error(w + ": ZSTD payload decodes to " + num(r) + " bytes, raw_size " + num(raw));
   return Status::Ok();
 }
 

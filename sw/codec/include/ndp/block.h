@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ndp/status.h"
@@ -103,6 +104,11 @@ class BlockDecoder {
   // Never writes beyond out + exp.raw_size. On success *consumed (if given) = 12 + comp_size.
   Status decode(const uint8_t* stored, size_t n, const BlockExpect& exp, uint8_t* out,
                 size_t* consumed = nullptr);
+
+  // The ZSTD payload step of decode() alone: payload p[0..n-1] (exactly comp_size bytes) must be one
+  // single-segment frame with content size == raw, no dictionary, no checksum, nothing after it,
+  // decoding to exactly raw bytes into out[0..raw-1]. `what` names the block in errors.
+  Status decode_zstd_payload(const uint8_t* p, size_t n, uint32_t raw, uint8_t* out, const std::string& what);
 
  private:
   struct Impl;
