@@ -15,22 +15,10 @@ source "$cfg"
 [ -n "$TOP" ] && [ -n "$SOURCES" ] || { echo "fpga: $cfg must set TOP and SOURCES" >&2; exit 1; }
 mkdir -p "$out"
 SOURCES=$(echo $SOURCES)  # one line
-chp=""
-for p in $PARAMS; do chp+=" -set ${p%%=*} ${p#*=}"; done
-incs=""
-for d in rtl/*/; do incs+=" -I${d%/}"; done
-elab() {  # as in synth/synth.sh
-  if [ -n "$2" ]; then
-    echo "chparam$2 $1"
-    echo "hierarchy -auto-top"
-    echo "rename -top $1"
-  else
-    echo "hierarchy -top $1"
-  fi
-}
+# shellcheck source=synth/yosys_read.sh
+source synth/yosys_read.sh
 {
-  echo "read_verilog -sv$incs $SOURCES"
-  elab "$TOP" "$chp"
+  yosys_read "$TOP" "$PARAMS" "$SOURCES"
   echo "synth_xilinx -top $TOP -flatten -family xc7"
   echo "tee -o $out/fpga.stat stat"
 } > "$out/fpga.ys"

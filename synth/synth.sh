@@ -88,21 +88,8 @@ case "$MERGED" in /*) ;; *) MERGED=$ROOT/$MERGED ;; esac
 case "$SEQMAP" in /*) ;; *) SEQMAP=$ROOT/$SEQMAP ;; esac
 case "$ASAP7_DIR" in /*) ;; *) ASAP7_DIR=$ROOT/$ASAP7_DIR ;; esac
 
-INCS=""
-for d in rtl/*/; do INCS+=" -I${d%/}"; done
-
-# Elaboration commands for a top with parameter overrides (chparam renames a parameterised top,
-# so the top is found again with -auto-top and renamed back; hierarchy -chparam trips an assertion
-# in yosys 0.23 when submodules share parameter names).
-elab() {
-  if [ -n "$2" ]; then
-    echo "chparam$2 $1"
-    echo "hierarchy -auto-top"
-    echo "rename -top $1"
-  else
-    echo "hierarchy -top $1"
-  fi
-}
+# shellcheck source=synth/yosys_read.sh
+source synth/yosys_read.sh
 
 # ---- one block -----------------------------------------------------------------------------
 synth_block() {
@@ -118,14 +105,11 @@ synth_block() {
   local D=$OUT/$block
   rm -rf "$D"
   mkdir -p "$D"
-  local chp="" p
-  for p in $PARAMS; do chp+=" -set ${p%%=*} ${p#*=}"; done
 
   # RAM bits of the real RTL; minus those left in the ASIC pass (small FIFOs built from flops)
   # this gives the SRAM bits kept as macros
   {
-    echo "read_verilog -sv$INCS $SOURCES"
-    elab "$TOP" "$chp"
+    yosys_read "$TOP" "$PARAMS" "$SOURCES"
     echo "proc"
     echo "flatten"
     echo "tee -o $D/mem.txt stat"
@@ -147,8 +131,7 @@ synth_block() {
     fi
   done
   {
-    echo "read_verilog -sv$INCS $srcs"
-    elab "$TOP" "$chp"
+    yosys_read "$TOP" "$PARAMS" "$srcs"
     echo "proc"
     echo "flatten"
     echo "tee -o $D/logic_mem.txt stat"
