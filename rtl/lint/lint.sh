@@ -12,25 +12,28 @@ mapfile -t SRCS < <(ls rtl/*/*.sv | grep -v '_pkg\.sv$' | sort)
 INCS=()
 for d in rtl/*/; do INCS+=("-I${d%/}"); done
 echo "lint: verilator $(verilator --version | awk '{print $2}') -Wall over ${#PKGS[@]} packages and ${#SRCS[@]} modules"
-set +e
-verilator --lint-only -Wall "${INCS[@]}" rtl/lint/waivers.vlt "${PKGS[@]}" "${SRCS[@]}" > "$OUT/lint.log" 2>&1
-rc=$?
-set -e
-if [ $rc -ne 0 ] || grep -q '^%\(Warning\|Error\)' "$OUT/lint.log"; then
-  grep -E '^%(Warning|Error)' "$OUT/lint.log" | sed -E 's/^%([A-Za-z-]+): ([^:]+):.*/\2 \1/' | sort | uniq -c || true
-  echo "lint: FAILED (full log: $OUT/lint.log)"
-  grep -E '^%(Warning|Error)' "$OUT/lint.log" | head -40
-  exit 1
-fi
+# lint_run LOG [verilator options]: one verilator run over all sources; on any warning or error
+# prints a per-file summary and the first messages, and exits non-zero.
+lint_run() {
+  local log=$1 rc
+  shift
+  set +e
+  verilator --lint-only -Wall "${INCS[@]}" rtl/lint/waivers.vlt "${PKGS[@]}" "${SRCS[@]}" "$@" > "$log" 2>&1
+  rc=$?
+  set -e
+  if [ $rc -ne 0 ] || grep -q '^%\(Warning\|Error\)' "$log"; then
+    grep -E '^%(Warning|Error)' "$log" | sed -E 's/^%([A-Za-z-]+): ([^:]+):.*/\2 \1/' | sort | uniq -c || true
+    echo "lint: FAILED${*:+ for $*} (full log: $log)"
+    grep -E '^%(Warning|Error)' "$log" | head -40
+    exit 1
+  fi
+}
+lint_run "$OUT/lint.log"
 # Parameter points whose generate branches the default run does not elaborate.
 EXTRA=("codec_lane -GHasZstd=0")
 for e in "${EXTRA[@]}"; do
   read -r top params <<< "$e"
-  if ! verilator --lint-only -Wall "${INCS[@]}" rtl/lint/waivers.vlt "${PKGS[@]}" "${SRCS[@]}" \
-       --top-module "$top" $params > "$OUT/lint-$top.log" 2>&1 || grep -q '^%\(Warning\|Error\)' "$OUT/lint-$top.log"; then
-    echo "lint: FAILED for $top $params"
-    grep -E '^%(Warning|Error)' "$OUT/lint-$top.log" | head -40
-    exit 1
-  fi
+  # shellcheck disable=SC2086
+  lint_run "$OUT/lint-$top.log" --top-module "$top" $params
 done
 echo "lint: clean (0 warnings, ${#SRCS[@]} modules + ${#EXTRA[@]} parameter point(s); waivers: rtl/lint/waivers.vlt)"
