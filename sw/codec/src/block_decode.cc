@@ -48,18 +48,24 @@ BlockDecoder::BlockDecoder() : impl_(std::make_unique<Impl>()) {}
 BlockDecoder::~BlockDecoder() = default;
 
 Status BlockDecoder::decode(const uint8_t* stored, size_t n, const BlockExpect& exp, uint8_t* out,
-                            size_t* consumed) {
+                            size_t* consumed, BlockFault* fault) {
   const std::string w(exp.what ? exp.what : "block");
-  auto hr = parse_block_header(stored, n, w.c_str());
+  BlockFault dummy;
+  BlockFault& f = fault ? *fault : dummy;
+  auto hr = parse_block_header(stored, n, w.c_str(), &f);
   if (!hr.ok()) return hr.status();
   const BlockHeader& h = hr.value();
+  f = BlockFault::kPlaneMismatch;
   if (h.plane_id != exp.plane_id)
     return Status::Error(w + ": plane id " + num(h.plane_id) + " where the index expects " + num(exp.plane_id));
+  f = BlockFault::kBlockMismatch;
   if (h.block_id != static_cast<uint16_t>(exp.block_id))
     return Status::Error(w + ": block id " + num(h.block_id) + " where the index expects " +
                          num(exp.block_id & 0xFFFF));
+  f = BlockFault::kRawMismatch;
   if (h.raw_size != exp.raw_size)
     return Status::Error(w + ": raw_size " + num(h.raw_size) + " where the index implies " + num(exp.raw_size));
+  f = BlockFault::kPayloadTruncated;
   if (kBlockHeaderBytes + h.comp_size > n)
     return Status::Error(w + ": payload truncated (" + num(n - kBlockHeaderBytes) + " of " +
                          num(h.comp_size) + " bytes)");
@@ -72,6 +78,7 @@ Status BlockDecoder::decode(const uint8_t* stored, size_t n, const BlockExpect& 
       std::memset(out, p[0], h.raw_size);
       break;
     case Codec::kLz4: {
+      f = BlockFault::kLz4Payload;
       const int r = LZ4_decompress_safe(reinterpret_cast<const char*>(p), reinterpret_cast<char*>(out),
                                         static_cast<int>(h.comp_size), static_cast<int>(h.raw_size));
       if (r < 0) return Status::Error(w + ": corrupt LZ4 payload");
@@ -81,14 +88,18 @@ Status BlockDecoder::decode(const uint8_t* stored, size_t n, const BlockExpect& 
       break;
     }
     case Codec::kZstd:
+      f = BlockFault::kZstdPayload;
       NDP_RETURN_IF_ERROR(decode_zstd_payload(p, h.comp_size, h.raw_size, out, w));
       break;
   }
+  f = BlockFault::kChecksum;
   const uint32_t sum = block_checksum(out, h.raw_size);
   if (sum != h.checksum)
     return Status::Error(w + ": checksum mismatch (XXH32 " + num(sum) + ", header " + num(h.checksum) + ")");
+  f = BlockFault::kPadding;
   if (out[h.raw_size - 1] & exp.pad_mask)
     return Status::Error(w + ": non-zero padding bits in the last byte");
+  f = BlockFault::kNone;
   if (consumed) *consumed = kBlockHeaderBytes + h.comp_size;
   return Status::Ok();
 }

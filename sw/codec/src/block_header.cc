@@ -58,23 +58,32 @@ void serialize_block_header(const BlockHeader& h, uint8_t* out) {
   for (int i = 0; i < 4; ++i) out[8 + i] = static_cast<uint8_t>(h.checksum >> (8 * i));
 }
 
-Result<BlockHeader> parse_block_header(const uint8_t* p, size_t n, const char* what) {
+Result<BlockHeader> parse_block_header(const uint8_t* p, size_t n, const char* what, BlockFault* fault) {
   const std::string w(what ? what : "block");
-  if (n < kBlockHeaderBytes)
+  BlockFault dummy;
+  BlockFault& f = fault ? *fault : dummy;
+  f = BlockFault::kNone;
+  if (n < kBlockHeaderBytes) {
+    f = BlockFault::kHeaderTruncated;
     return Status::Error(w + ": truncated header (" + std::to_string(n) + " of 12 bytes)");
+  }
   BlockHeader h;
   h.block_id = static_cast<uint16_t>(rd16(p));
   h.plane_id = p[2];
   const unsigned codec = p[3] & 0x0F, flags = p[3] & 0xF0;
+  f = BlockFault::kCodecUnknown;
   if (codec > 3) return Status::Error(w + ": unknown codec " + std::to_string(codec));
+  f = BlockFault::kFlagsReserved;
   if (flags & ~static_cast<unsigned>(kBlockFlagGuard))
     return Status::Error(w + ": reserved flag bits set (byte 3 = " + hex2(p[3]) + ")");
+  f = BlockFault::kPlaneUndefined;
   if (!plane_id_defined(h.plane_id)) return Status::Error(w + ": undefined plane id " + hex2(h.plane_id));
   h.codec = static_cast<Codec>(codec);
   h.guard = (flags & kBlockFlagGuard) != 0;
   h.raw_size = rd16(p + 4) ? rd16(p + 4) : kMaxPlaneBytes;
   h.comp_size = rd16(p + 6) ? rd16(p + 6) : kMaxPlaneBytes;
   h.checksum = static_cast<uint32_t>(p[8] | (p[9] << 8) | (p[10] << 16)) | (static_cast<uint32_t>(p[11]) << 24);
+  f = BlockFault::kSizeRule;
   if (h.codec == Codec::kRaw && h.comp_size != h.raw_size)
     return Status::Error(w + ": RAW block with comp_size " + std::to_string(h.comp_size) +
                          " != raw_size " + std::to_string(h.raw_size));
@@ -82,6 +91,7 @@ Result<BlockHeader> parse_block_header(const uint8_t* p, size_t n, const char* w
     return Status::Error(w + ": CONST block with comp_size " + std::to_string(h.comp_size) + " != 1");
   if (h.codec != Codec::kRaw && h.comp_size == kMaxPlaneBytes)
     return Status::Error(w + ": comp_size 65536 is only allowed for a RAW block");
+  f = BlockFault::kNone;
   return h;
 }
 

@@ -129,26 +129,13 @@ Status ImageReader::Impl::decode(size_t ti, uint64_t k, size_t p, std::vector<ui
   const uint64_t at = block_at(ti, k, p), len = block_len(ti, k, p);
   const std::string what = "tensor '" + t.name + "' chunk " + num(k) + " plane " + hex(id) + " (block at offset " +
                            num(at) + ")";
-  BlockExpect x;
-  x.plane_id = id;
-  x.block_id = k;
-  x.raw_size = plane_raw_size(t, id, n);
-  x.pad_mask = id < 32 && n % 8 ? static_cast<uint8_t>(0xFFu << (n % 8)) : 0;
-  x.what = what.c_str();
-  out.resize(x.raw_size);
-  size_t used = 0;
-  NDP_RETURN_IF_ERROR(dec.decode(base + at, len, x, out.data(), &used));
-  if (st) {
+  PlaneCheck c;
+  Status s = decode_chunk_plane(dec, t.dtype, id, k, n, plane_raw_size(t, id, n), base + at, len, what, out, &c);
+  if (st && c.rule != PlaneRule::kBlock) {  // counted once the block decoder accepted it
     st->fetched_bytes += len;
     st->blocks++;
   }
-  if (used != len)
-    return Status::Error(what + ": block is " + num(used) + " bytes, the index gives it " + num(len));
-  const int e = dtype_info(t.dtype).exp_bits;
-  if (id == kPlaneExpByte && e < 8)
-    for (size_t i = 0; i < out.size(); ++i)
-      if (out[i] >> e) return Status::Error(what + ": exponent byte " + num(i) + " exceeds " + num(e) + " bits");
-  return Status::Ok();
+  return s;
 }
 
 Status ImageReader::Impl::fetch_chunk(size_t ti, uint64_t k, const std::vector<bool>& want, ReadStats* st) {
@@ -283,10 +270,10 @@ Status ImageReader::read_region(size_t ti, const Region& r, std::vector<uint8_t>
       impl_->rebuild(ti, k, want, elems.data() + dtype_bytes(t.dtype, k * t.kv.window * uint64_t{t.kv.channels} * t.kv.heads));
       continue;
     }
-    elems.resize(dtype_bytes(t.dtype, n));
-    impl_->rebuild(ti, k, want, elems.data());
+    std::vector<const uint8_t*> planes;
+    for (size_t p = 0; p < want.size(); ++p) planes.push_back(want[p] ? impl_->bufs[p].data() : nullptr);
     const uint64_t first = k * t.chunk_elems;
-    Status s = assemble_region(r, t.dtype, elems.data(), n, out.data() + region_output_bytes(r, t.dtype, first));
+    Status s = chunk_region(r, t.dtype, t.layout, planes, n, out.data() + region_output_bytes(r, t.dtype, first));
     if (!s.ok()) return s.prepend("tensor '" + t.name + "' chunk " + num(k) + ": ");
   }
   if (kv && t.elems) {

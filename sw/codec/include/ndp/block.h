@@ -40,12 +40,34 @@ struct BlockHeader {
   uint32_t checksum = 0;  // XXH32 seed 0 of the raw plane bytes
 };
 
+// Which check of parse_block_header / BlockDecoder::decode failed (kNone: none), listed in the order
+// they are applied (docs/spec.md section 3, "Decoding"). Lets a caller classify a failure without
+// parsing the message (the device model maps it to the codec lane's status, sw/device).
+enum class BlockFault : uint8_t {
+  kNone,
+  kHeaderTruncated,   // fewer than 12 bytes
+  kCodecUnknown,      // codec 4..15
+  kFlagsReserved,     // header byte 3 bits 5..7
+  kPlaneUndefined,    // plane id not defined by section 2
+  kSizeRule,          // RAW comp != raw, CONST comp != 1, comp 65536 for a non-RAW block
+  kPlaneMismatch,     // plane id != the expected one
+  kBlockMismatch,     // block id != the expected one (mod 65536)
+  kRawMismatch,       // raw_size != the expected one
+  kPayloadTruncated,  // fewer than 12 + comp_size bytes available
+  kLz4Payload,        // the LZ4 payload does not decode to exactly raw_size bytes
+  kZstdPayload,       // the ZSTD payload breaks the frame rules or does not decode to raw_size bytes
+  kChecksum,          // XXH32 of the decoded bytes != the header's
+  kPadding,           // bit-plane padding bits set in the last byte
+};
+
 // Write the header into out[0..11]. Contract: raw_size and comp_size in 1..65536.
 void serialize_block_header(const BlockHeader& h, uint8_t* out);
 // Parse and check a header: at least 12 bytes, known codec, reserved flag bits zero, defined plane
 // id, and the per-codec size rules (RAW: comp == raw; CONST: comp == 1). `what` names the block in
-// error messages (e.g. "tensor 'w' chunk 3 plane 0x40").
-Result<BlockHeader> parse_block_header(const uint8_t* p, size_t n, const char* what = "block");
+// error messages (e.g. "tensor 'w' chunk 3 plane 0x40"). On an error *fault (if given) says which
+// check failed; on success it is kNone.
+Result<BlockHeader> parse_block_header(const uint8_t* p, size_t n, const char* what = "block",
+                                       BlockFault* fault = nullptr);
 
 // XXH32 (seed 0), the block checksum.
 uint32_t block_checksum(const uint8_t* p, size_t n);
@@ -102,8 +124,9 @@ class BlockDecoder {
   // to exactly raw_size bytes (ZSTD: single-segment frame with content size == raw_size, no
   // dictionary, no checksum, nothing after the frame), padding bits zero, XXH32 matches.
   // Never writes beyond out + exp.raw_size. On success *consumed (if given) = 12 + comp_size.
+  // *fault (if given) receives the failing check (kNone on success); it does not change the checks.
   Status decode(const uint8_t* stored, size_t n, const BlockExpect& exp, uint8_t* out,
-                size_t* consumed = nullptr);
+                size_t* consumed = nullptr, BlockFault* fault = nullptr);
 
   // The ZSTD payload step of decode() alone: payload p[0..n-1] (exactly comp_size bytes) must be one
   // single-segment frame with content size == raw, no dictionary, no checksum, nothing after it,

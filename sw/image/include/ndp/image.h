@@ -161,4 +161,36 @@ class ImageReader {
   std::unique_ptr<Impl> impl_;
 };
 
+// ---- Chunk decoding, shared by ImageReader and the device model (sw/device) -----------------------
+
+// Which rule a stored plane block broke in decode_chunk_plane.
+enum class PlaneRule : uint8_t {
+  kOk,
+  kBlock,     // a BlockDecoder check; PlaneCheck::block says which
+  kSpan,      // the header accounts for 12 + comp_size bytes, the block's index span differs
+  kExpRange,  // an EXPBYTE value exceeds the dtype's E-bit exponent field (fp16, fp8)
+};
+struct PlaneCheck {
+  PlaneRule rule = PlaneRule::kOk;
+  BlockFault block = BlockFault::kNone;
+};
+
+// Decode plane `plane_id` of chunk `chunk` (n elements) of a tensor of type t from its stored block
+// stored[0..span-1], span = the block's extent by the plane index. Checks, in order: the BlockDecoder
+// rules against plane_id, block id = chunk mod 65536, raw_size and the bit-plane padding of n; the
+// header accounts for the span exactly (12 + comp_size == span); EXPBYTE values fit the E-bit field.
+// out is resized to raw_size. `what` starts error messages; *check (if given) names the failed rule.
+Status decode_chunk_plane(BlockDecoder& dec, DType t, uint8_t plane_id, uint64_t chunk, uint64_t n,
+                          uint32_t raw_size, const uint8_t* stored, uint64_t span, const std::string& what,
+                          std::vector<uint8_t>& out, PlaneCheck* check = nullptr);
+
+// Slots of plane_order(t, l) that region r fetches (region_planes), as a mask in slot order.
+std::vector<bool> region_slot_mask(const Region& r, DType t, Layout l);
+
+// Region bytes of one weight chunk of n elements from its decoded planes: planes[s] is slot s of
+// plane_order(t, l), nullptr for a slot the region does not fetch (read as zero bits). unpack_chunk,
+// then assemble_region: writes region_output_bytes(r, t, n) bytes to out.
+Status chunk_region(const Region& r, DType t, Layout l, const std::vector<const uint8_t*>& planes, uint64_t n,
+                    uint8_t* out);
+
 }  // namespace ndp

@@ -1,0 +1,96 @@
+// DeviceModel internals shared by device_model.cc (bus, registers, descriptors, DRAM) and
+// device_region.cc (region reads: chunk lookup, fetch, decode, assembly).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "ndp/device_model.h"
+#include "ndp/image.h"
+
+namespace ndp::dev {
+
+// Device DRAM as lazily allocated 64 KiB pages; unwritten bytes read zero.
+class SparseDram {
+ public:
+  void read(uint64_t addr, size_t n, uint8_t* out) const;
+  // One 64-byte line at addr (64-byte aligned) with a byte mask.
+  void write_line(uint64_t addr, const uint8_t* data, uint64_t strobe);
+
+ private:
+  static constexpr uint64_t kPage = 65536;
+  std::unordered_map<uint64_t, std::unique_ptr<std::array<uint8_t, kPage>>> pages_;
+};
+
+// A committed, accepted descriptor.
+struct MappedTensor {
+  Descriptor d;
+  uint32_t number = 0;  // descriptor index t
+  DType dtype = DType::kBF16;
+  Layout layout = Layout::kExpByte;
+  std::vector<uint8_t> order;  // plane_order(dtype, layout)
+  uint64_t chunks = 0;
+};
+
+// One decoded region chunk in the chunk buffer.
+struct ChunkEntry {
+  uint8_t window = 0;
+  uint32_t tensor = 0;
+  uint64_t chunk = 0;
+  uint64_t stamp = 0;  // last use, for LRU
+  std::vector<uint8_t> bytes;
+};
+
+// Counter slots, in CSR order from CNT_HOST_RD_BEATS.
+enum Counter { kHostRd, kHostWr, kDecErr, kSlvErr, kDramRd, kDramWr, kChunks, kChunkHits, kBlocks, kCounters };
+
+struct DeviceModel::Impl {
+  DeviceConfig cfg;
+  std::optional<Ddr5Model> dram;
+  SparseDram mem;
+  std::vector<uint8_t> desc_mem;  // max_tensors x 64 bytes as written
+  std::vector<MappedTensor> map;  // accepted descriptors, ascending base
+  bool enable = false;
+  uint64_t tensor_count = 0, rejected = 0;
+  uint64_t err_code = 0, err_chunk = 0, err_addr = 0, err_count = 0;
+  uint64_t cnt[kCounters] = {};
+  uint64_t cycle_base = 0;  // DRAM cycle of the last counter clear
+  std::vector<ChunkEntry> cache;
+  uint64_t stamp = 0;
+  BlockDecoder dec;
+  uint64_t dram_tag = 0;
+
+  // ---- device_model.cc ----
+  void log_error(uint8_t code, uint8_t plane, uint16_t slot, uint32_t tensor, uint64_t chunk, uint64_t addr);
+  // Submit a DRAM access of the lines covering [addr, end) to the timing model and count it.
+  void dram_access(uint64_t addr, uint64_t end, bool write);
+  // Wait until every submitted DRAM access has completed (a dependent fetch follows).
+  void dram_wait();
+  uint64_t csr_value(uint64_t offset) const;
+  Resp read_beat(uint64_t line, uint8_t* out);
+  Resp write_beat(uint64_t line, const uint8_t* data, uint64_t strobe);
+  void write_csr(uint64_t offset, uint64_t value);
+  void commit(uint64_t count);
+  Status check_descriptor(const Descriptor& d, const MappedTensor* prev) const;
+
+  // ---- device_region.cc ----
+  Resp read_region(uint8_t window, uint64_t offset, uint8_t* out);
+  // The decoded region bytes of chunk k (from the buffer or decoded now; *decoded tells which), or
+  // nullptr when the chunk cannot be produced (the error is logged).
+  const std::vector<uint8_t>* chunk_bytes(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k,
+                                          bool* decoded);
+  // Fetch index entry k (and k + 1) and check the spans of the slots in want (code 2 on failure,
+  // logged); start/end receive every slot's DRAM extent.
+  bool fetch_index(const MappedTensor& m, uint64_t k, const std::vector<bool>& want, std::vector<uint64_t>& start,
+                   std::vector<uint64_t>& end);
+  // Decode slot s of chunk k (n elements) from its stored bytes into plane: kErrNone or the ERR_CODE code.
+  uint8_t decode_block(const MappedTensor& m, uint64_t k, size_t s, uint64_t n, const std::vector<uint8_t>& stored,
+                       std::vector<uint8_t>& plane);
+  // Fetch and decode chunk k into out; false (error logged) on an index or block failure.
+  bool decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out);
+};
+
+}  // namespace ndp::dev
