@@ -1,0 +1,136 @@
+// ndp_dev_pkg: constants of the device address map and control block (docs/spec.md section 7).
+package ndp_dev_pkg;
+  // Host addresses: A[47:40] window, A[39:0] offset.
+  localparam logic [7:0]  WinCtrl  = 8'h00;
+  localparam logic [7:0]  WinStore = 8'h01;
+  localparam int unsigned DescBase = 32'h10000;   // descriptor t at DescBase + 64 t
+  localparam int unsigned CsrBytes = 32'h1000;    // registers below this offset
+  localparam int unsigned BaseShift = 21;         // tensor bases are 2 MiB aligned
+
+  // AXI response codes (RRESP/BRESP).
+  typedef enum logic [1:0] {
+    RespOkay   = 2'd0,
+    RespExOkay = 2'd1,
+    RespSlvErr = 2'd2,
+    RespDecErr = 2'd3
+  } resp_e;
+
+  // Error codes of ERR_CODE (section 7.5).
+  localparam logic [7:0] ErrProtocol     = 8'd1;
+  localparam logic [7:0] ErrIndex        = 8'd2;
+  localparam logic [7:0] ErrDescRejected = 8'd3;
+  localparam logic [7:0] ErrLaneBase     = 8'd16;
+
+  // Register numbers (offset / 8) of section 7.4.
+  localparam int unsigned RegId         = 0;
+  localparam int unsigned RegCaps       = 1;
+  localparam int unsigned RegCtrl       = 2;
+  localparam int unsigned RegTensorCnt  = 3;
+  localparam int unsigned RegStatus     = 4;
+  localparam int unsigned RegErrCode    = 8;
+  localparam int unsigned RegErrChunk   = 9;
+  localparam int unsigned RegErrAddr    = 10;
+  localparam int unsigned RegErrCount   = 11;
+  localparam int unsigned RegCntBase    = 16;   // CNT_CYCLES .. CNT_BLOCKS: 16 .. 25
+  localparam int unsigned NumCnt        = 10;
+
+  // Counter numbers (RegCntBase + i).
+  localparam int unsigned CntCycles    = 0;
+  localparam int unsigned CntHostRd    = 1;
+  localparam int unsigned CntHostWr    = 2;
+  localparam int unsigned CntDecErr    = 3;
+  localparam int unsigned CntSlvErr    = 4;
+  localparam int unsigned CntDramRd    = 5;
+  localparam int unsigned CntDramWr    = 6;
+  localparam int unsigned CntChunks    = 7;
+  localparam int unsigned CntChunkHits = 8;
+  localparam int unsigned CntBlocks    = 9;
+
+  // A logged error (the first since the last clear is kept).
+  typedef struct packed {
+    logic [7:0]  code;
+    logic [7:0]  plane;
+    logic [15:0] slot;
+    logic [31:0] tensor;
+    logic [63:0] chunk;
+    logic [63:0] addr;
+  } err_t;
+
+  // The fields of a tensor descriptor the datapath uses (the 64-byte line of section 7.3).
+  typedef struct packed {
+    logic [18:0] base;        // B_t >> 21
+    logic [39:0] elems;
+    logic [39:0] image;       // DRAM byte addresses (DRAM is at most 1 TiB)
+    logic [39:0] index;
+    logic [39:0] data_end;
+    logic [31:0] chunk_elems;
+    logic [7:0]  dtype;
+    logic [7:0]  layout;
+    logic [7:0]  slots;
+    logic [7:0]  flags;
+  } desc_t;
+
+  function automatic desc_t desc_unpack(input logic [511:0] l);
+    desc_t d;
+    d.base        = l[BaseShift +: 19];
+    d.elems       = l[64 +: 40];
+    d.image       = l[128 +: 40];
+    d.index       = l[192 +: 40];
+    d.data_end    = l[256 +: 40];
+    d.chunk_elems = l[320 +: 32];
+    d.dtype       = l[352 +: 8];
+    d.layout      = l[360 +: 8];
+    d.slots       = l[368 +: 8];
+    d.flags       = l[376 +: 8];
+    desc_unpack = d;
+  endfunction
+
+  // A region job: which chunk of which tensor to decode into which chunk buffer.
+  typedef struct packed {
+    bp_pkg::fmt_e fmt;
+    logic [3:0]   k;          // K of eEmK
+    logic [1:0]   guard;
+    logic         expbyte;    // layout 1
+    logic [31:0]  tensor;
+    logic [39:0]  chunk;
+    logic         last;       // the tensor's last chunk (its last block ends at data_end)
+    logic [31:0]  n;          // elements of the chunk
+    logic [7:0]   slots;
+    logic [39:0]  image;
+    logic [39:0]  index;
+    logic [39:0]  data_end;
+  } job_t;
+
+  // Region geometry of a BF16 source (the RTL's source type): format number f (section 7.1) to
+  // the assembler's format and K, and whether a bf16 tensor exposes it.
+  function automatic logic fmt_exposed(input logic [4:0] f);
+    fmt_exposed = (f <= 5'd8) || (f >= 5'd16 && f <= 5'd22);
+  endfunction
+  function automatic bp_pkg::fmt_e fmt_of(input logic [4:0] f);
+    bp_pkg::fmt_e r;
+    r = bp_pkg::FmtFull;
+    if (f >= 5'd1 && f <= 5'd8) r = bp_pkg::FmtEmK;
+    else if (f >= 5'd16 && f <= 5'd22) r = bp_pkg::fmt_e'(4'(f - 5'd14));
+    fmt_of = r;
+  endfunction
+
+  // region_output_bytes(r, bf16, n) of spec 5.1 (shift-adds only).
+  function automatic logic [42:0] region_bytes(input bp_pkg::fmt_e fmt, input logic [39:0] n);
+    logic [42:0] r, g;
+    logic [4:0]  rest;
+    logic [4:0]  half;
+    g    = 43'(n) >> 5;
+    rest = n[4:0];
+    half = 5'((6'(rest) + 6'd1) >> 1);
+    unique case (fmt)
+      bp_pkg::FmtFull, bp_pkg::FmtEmK: r = 43'(n) << 1;
+      bp_pkg::FmtE4M3, bp_pkg::FmtE5M2: r = 43'(n);
+      bp_pkg::FmtE3M2, bp_pkg::FmtE2M3: r = (43'(n) + (43'(n) << 1) + 43'd3) >> 2;
+      bp_pkg::FmtE2M1: r = (43'(n) + 43'd1) >> 1;
+      bp_pkg::FmtMxfp8: r = (g << 5) + g + ((rest != 0) ? 43'(rest) + 43'd1 : 43'd0);
+      bp_pkg::FmtMxfp4: r = (g << 4) + g + ((rest != 0) ? 43'(half) + 43'd1 : 43'd0);
+      default: r = '0;
+    endcase
+    region_bytes = r;
+  endfunction
+endpackage

@@ -1,0 +1,468 @@
+// ndp_dev_rd: the read side of ndp_device's host port. Takes AXI read bursts (AR), decodes each
+// beat by its line address (docs/spec.md 7.1, 7.2, 7.5) and answers it: control-window lines from
+// ndp_dev_csr, store-window bursts forwarded to DRAM, region-window lines from the chunk buffers.
+// A region beat locates its tensor (lookup by base, descriptor cached), its chunk (a sequential
+// divider, or the next chunk when a burst walks on), and a chunk buffer holding that chunk's region
+// bytes; on a miss it hands a job to ndp_dev_chunk (least recently used buffer) and waits. Beats
+// are answered in request order (one burst at a time); a poisoned chunk answers SLVERR.
+//
+/// Registers: the AR FIFO, the current burst, the cached descriptor and its chunk count, the
+/// current chunk and the buffer tags, one pending-beat stage (the CSR and chunk-buffer RAMs
+/// answer the cycle after the request), and the 4-entry R FIFO (so RVALID/RDATA come from flops).
+`include "ndp_assert.svh"
+
+module ndp_dev_rd #(
+  parameter int unsigned IdW           = 8,
+  parameter int unsigned MaxTensors    = 64,
+  parameter int unsigned MaxChunkElems = 32768,
+  parameter int unsigned Bufs          = 2,
+  parameter int unsigned DramAw        = 30,
+  localparam int unsigned TW       = $clog2(MaxTensors),
+  localparam int unsigned BW       = $clog2(Bufs),
+  localparam int unsigned BufWords = MaxChunkElems * 2 / 64,
+  localparam int unsigned RcbAw    = $clog2(Bufs * BufWords)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // host AR / R
+  input  logic               ar_valid_i,
+  output logic               ar_ready_o,
+  input  logic [IdW-1:0]     ar_id_i,
+  input  logic [47:0]        ar_addr_i,
+  input  logic [7:0]         ar_len_i,
+  input  logic [2:0]         ar_size_i,
+  input  logic [1:0]         ar_burst_i,
+  output logic               r_valid_o,
+  input  logic               r_ready_i,
+  output logic [IdW-1:0]     r_id_o,
+  output logic [511:0]       r_data_o,
+  output logic [1:0]         r_resp_o,
+  output logic               r_last_o,
+  // control block
+  output logic               csr_rd_valid_o,
+  output logic [33:0]        csr_rd_line_o,
+  input  logic [511:0]       csr_rd_data_i,
+  input  logic               csr_rd_decerr_i,
+  output logic               dsc_valid_o,
+  output logic [TW-1:0]      dsc_t_o,
+  input  ndp_dev_pkg::desc_t dsc_i,
+  output logic [18:0]        lk_slot_o,
+  input  logic               lk_hit_i,
+  input  logic [TW-1:0]      lk_t_i,
+  input  logic               enable_i,
+  input  logic               commit_busy_i,
+  input  logic               flush_i,
+  // store-window reads to DRAM
+  output logic               sr_ar_valid_o,
+  input  logic               sr_ar_ready_i,
+  output logic [33:0]        sr_ar_line_o,
+  output logic [7:0]         sr_ar_len_o,
+  input  logic               sr_r_valid_i,
+  output logic               sr_r_ready_o,
+  input  logic [511:0]       sr_r_data_i,
+  input  logic [1:0]         sr_r_resp_i,
+  // chunk engine
+  output logic               job_valid_o,
+  input  logic               job_ready_i,
+  output ndp_dev_pkg::job_t  job_o,
+  output logic [BW-1:0]      job_buf_o,
+  input  logic               done_i,
+  input  logic               done_err_i,
+  // chunk buffer read (data the next cycle)
+  output logic               rcb_re_o,
+  output logic [RcbAw-1:0]   rcb_addr_o,
+  input  logic [511:0]       rcb_data_i,
+  // log, counters, status
+  output logic               err_valid_o,
+  output ndp_dev_pkg::err_t  err_o,
+  output logic               cnt_hit_o,
+  output logic               busy_o
+);
+  // ---------------------------------------------------------------------------------------------
+  // AR FIFO and the current burst
+  localparam int unsigned AW = IdW + 48 + 8 + 3 + 2;
+  logic          af_valid, af_ready;
+  logic [AW-1:0] af_out;
+  logic [IdW-1:0] a_id;
+  logic [47:0]   a_addr;
+  logic [7:0]    a_len;
+  logic [2:0]    a_size;
+  logic [1:0]    a_burst;
+  logic [3:0]    unused_ar_cnt;
+  logic          unused_rf_ready;
+  fifo_sync #(.Width(AW), .Depth(8)) u_ar (
+    .clk_i, .rst_ni,
+    .in_valid_i (ar_valid_i),
+    .in_ready_o (ar_ready_o),
+    .in_data_i  ({ar_id_i, ar_addr_i, ar_len_i, ar_size_i, ar_burst_i}),
+    .out_valid_o(af_valid),
+    .out_ready_i(af_ready),
+    .out_data_o (af_out),
+    .count_o    (unused_ar_cnt)
+  );
+  assign {a_id, a_addr, a_len, a_size, a_burst} = af_out;
+
+  typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
+                            RdTag, RdJob, RdStoreAr, RdStoreData} rd_e;
+  rd_e          st_q;
+  logic [IdW-1:0] id_q;
+  logic [41:0]  line_q;          // host address [47:6]
+  logic [8:0]   left_q;          // beats left in the burst
+  logic         proto_q;
+  logic [8:0]   store_n_q;       // store-window beats forwarded to DRAM
+
+  logic [7:0]   win;
+  logic [33:0]  oline;
+  logic [4:0]   f;
+  logic [1:0]   g;
+  logic         is_region;
+  assign win       = line_q[41:34];
+  assign oline     = line_q[33:0];
+  assign f         = win[4:0];
+  assign g         = win[6:5];
+  assign is_region = win[7] && g != 2'd3 && ndp_dev_pkg::fmt_exposed(f);
+  assign lk_slot_o = oline[33:15];
+
+  // ---------------------------------------------------------------------------------------------
+  // Cached descriptor, its chunk count (elems / chunk_elems) and the current chunk
+  ndp_dev_pkg::desc_t d_q;
+  logic          d_valid_q;
+  logic [TW-1:0] d_t_q;
+  logic [39:0]   d_lastk_q;      // index of the last chunk
+  logic [31:0]   d_nlast_q;      // elements of the last chunk
+  bp_pkg::fmt_e  fmt;
+  logic [42:0]   tsize, rc, x;
+  logic [6:0]    wnorm;          // region window with g dropped for `full`
+  assign fmt   = ndp_dev_pkg::fmt_of(f);
+  assign tsize = ndp_dev_pkg::region_bytes(fmt, d_q.elems);
+  assign rc    = ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
+  assign x     = 43'({oline - {d_q.base, 15'd0}, 6'd0});
+  assign wnorm = (f == 5'd0) ? 7'd0 : {g, f};
+
+  logic          cur_valid_q;
+  logic [BW-1:0] cur_buf_q;
+  logic [39:0]   cur_k_q;
+  logic [42:0]   cur_x0_q, cur_x1_q;
+  logic          in_cur;
+
+  // chunk buffer tags
+  logic [Bufs-1:0] tv_q, terr_q;
+  logic [6:0]    tw_q [Bufs];
+  logic [TW-1:0] tt_q [Bufs];
+  logic [39:0]   tk_q [Bufs];
+  logic [BW-1:0] mru_q, victim;
+  logic          tag_hit;
+  logic [BW-1:0] tag_buf;
+
+  assign in_cur = cur_valid_q && tv_q[cur_buf_q] && tw_q[cur_buf_q] == wnorm && tt_q[cur_buf_q] == d_t_q
+               && x >= cur_x0_q && x < cur_x1_q;
+
+  // divider (descriptor: elems / chunk_elems; locate: x / rc)
+  logic        dv_start, dv_busy, dv_done;
+  logic [42:0] dv_num, dv_quo;
+  logic [31:0] dv_den, dv_rem;
+  ndp_dev_div #(.NW(43), .DW(32)) u_div (
+    .clk_i, .rst_ni,
+    .start_i(dv_start), .num_i(dv_num), .den_i(dv_den),
+    .busy_o (dv_busy), .done_o(dv_done), .quo_o(dv_quo), .rem_o(dv_rem)
+  );
+
+  logic [39:0]  loc_k_q;
+  logic [42:0]  loc_x0_q;
+  logic         loc_last;
+  logic [31:0]  loc_n;
+  assign loc_last = loc_k_q == d_lastk_q;
+  assign loc_n    = loc_last ? d_nlast_q : d_q.chunk_elems;
+
+  always_comb begin
+    tag_hit = 1'b0;
+    tag_buf = '0;
+    for (int unsigned b = 0; b < Bufs; b++) begin
+      if (tv_q[b] && tw_q[b] == wnorm && tt_q[b] == d_t_q && tk_q[b] == loc_k_q) begin
+        tag_hit = 1'b1;
+        tag_buf = BW'(b);
+      end
+    end
+    victim = (Bufs == 2) ? ~mru_q : BW'(mru_q + 1'b1);
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Beat issue: decide the beat in RdBeat, push it into the R FIFO the next cycle
+  typedef enum logic [1:0] {SrcZero, SrcCsr, SrcRcb} src_e;
+  logic          p_valid_q, p_last_q;
+  src_e          p_src_q;
+  logic [1:0]    p_resp_q;
+  logic [IdW-1:0] p_id_q;
+  logic [2:0]    rf_cnt;
+  logic          can_issue, issue, beat_last;
+  logic [1:0]    issue_resp;
+  src_e          issue_src;
+  logic          need_desc, need_locate, hit_beat;
+
+  assign can_issue = 32'(rf_cnt) + 32'(p_valid_q) < 32'd4;
+  assign beat_last = left_q == 9'd1;
+
+  always_comb begin
+    issue       = 1'b0;
+    issue_resp  = ndp_dev_pkg::RespOkay;
+    issue_src   = SrcZero;
+    need_desc   = 1'b0;
+    need_locate = 1'b0;
+    hit_beat    = 1'b0;
+    csr_rd_valid_o = 1'b0;
+    rcb_re_o    = 1'b0;
+    if (st_q == RdBeat && can_issue) begin
+      if (!proto_q) begin
+        issue = 1'b1;
+        issue_resp = ndp_dev_pkg::RespSlvErr;
+      end else if (win == ndp_dev_pkg::WinCtrl) begin
+        issue = 1'b1;
+        csr_rd_valid_o = !csr_rd_decerr_i;
+        issue_src  = csr_rd_decerr_i ? SrcZero : SrcCsr;
+        issue_resp = csr_rd_decerr_i ? ndp_dev_pkg::RespDecErr : ndp_dev_pkg::RespOkay;
+      end else if (!is_region) begin
+        issue = 1'b1;
+        issue_resp = ndp_dev_pkg::RespDecErr;
+      end else if (!enable_i) begin
+        issue = 1'b1;
+        issue_resp = ndp_dev_pkg::RespSlvErr;
+      end else if (!lk_hit_i) begin
+        issue = 1'b1;
+        issue_resp = ndp_dev_pkg::RespDecErr;
+      end else if (!d_valid_q || d_t_q != lk_t_i) begin
+        need_desc = 1'b1;
+      end else if (x >= tsize) begin
+        issue = 1'b1;
+        issue_resp = ndp_dev_pkg::RespDecErr;
+      end else if (!in_cur) begin
+        need_locate = 1'b1;
+      end else begin
+        issue      = 1'b1;
+        issue_src  = terr_q[cur_buf_q] ? SrcZero : SrcRcb;
+        issue_resp = terr_q[cur_buf_q] ? ndp_dev_pkg::RespSlvErr : ndp_dev_pkg::RespOkay;
+        rcb_re_o   = !terr_q[cur_buf_q];
+        hit_beat   = !terr_q[cur_buf_q];
+      end
+    end
+  end
+  assign csr_rd_line_o = oline;
+  assign rcb_addr_o    = RcbAw'(cur_buf_q) * RcbAw'(BufWords) + RcbAw'((x - cur_x0_q) >> 6);
+
+  // R FIFO
+  localparam int unsigned RW = IdW + 512 + 2 + 1;
+  logic          rf_in_valid;
+  logic [RW-1:0] rf_in, rf_out;
+  logic [511:0]  p_data;
+  assign p_data = (p_src_q == SrcCsr) ? csr_rd_data_i : (p_src_q == SrcRcb) ? rcb_data_i : '0;
+  assign sr_r_ready_o = st_q == RdStoreData && !p_valid_q && rf_cnt < 3'd4;
+  always_comb begin
+    rf_in_valid = p_valid_q;
+    rf_in       = {p_id_q, p_data, p_resp_q, p_last_q};
+    if (sr_r_valid_i && sr_r_ready_o) begin
+      rf_in_valid = 1'b1;
+      rf_in       = {id_q, sr_r_data_i, sr_r_resp_i, left_q == 9'd1};
+    end
+  end
+  fifo_sync #(.Width(RW), .Depth(4)) u_r (
+    .clk_i, .rst_ni,
+    .in_valid_i (rf_in_valid),
+    .in_ready_o (unused_rf_ready),
+    .in_data_i  (rf_in),
+    .out_valid_o(r_valid_o),
+    .out_ready_i(r_ready_i),
+    .out_data_o (rf_out),
+    .count_o    (rf_cnt)
+  );
+  assign {r_id_o, r_data_o, r_resp_o, r_last_o} = rf_out;
+
+  // ---------------------------------------------------------------------------------------------
+  // Store window: the beats inside DRAM go to DRAM as one burst, the rest answer DECERR
+  localparam logic [33:0] DramLines = 34'(64'(1) << (DramAw - 6));
+  logic [8:0] store_in;
+  always_comb begin
+    if (oline >= DramLines) store_in = '0;
+    else if (34'(left_q) > DramLines - oline) store_in = 9'(DramLines - oline);
+    else store_in = left_q;
+  end
+  assign sr_ar_valid_o = st_q == RdStoreAr && store_in != '0;
+  assign sr_ar_line_o  = oline;
+  assign sr_ar_len_o   = 8'(store_in - 9'd1);
+
+  // job
+  always_comb begin
+    job_o          = '0;
+    job_o.fmt      = fmt;
+    job_o.k        = 4'(f - 5'd1);
+    job_o.guard    = (f == 5'd0) ? 2'd0 : g;
+    job_o.expbyte  = d_q.layout[0];
+    job_o.tensor   = 32'(d_t_q);
+    job_o.chunk    = loc_k_q;
+    job_o.last     = loc_last;
+    job_o.n        = loc_n;
+    job_o.slots    = d_q.slots;
+    job_o.image    = d_q.image;
+    job_o.index    = d_q.index;
+    job_o.data_end = d_q.data_end;
+  end
+  assign job_valid_o = st_q == RdTag && !tag_hit;
+  assign job_buf_o   = victim;
+
+  // divider operands
+  always_comb begin
+    dv_start = 1'b0;
+    dv_num   = {3'd0, dsc_i.elems - 40'd1};
+    dv_den   = dsc_i.chunk_elems;
+    if (st_q == RdDescWait) dv_start = 1'b1;
+    if (st_q == RdLocate && !(cur_valid_q && tw_q[cur_buf_q] == wnorm && tt_q[cur_buf_q] == d_t_q
+                              && x == cur_x1_q)) begin
+      dv_start = 1'b1;
+    end
+    if (st_q == RdLocate) begin
+      dv_num = x;
+      dv_den = rc[31:0];
+    end
+  end
+  assign dsc_valid_o = st_q == RdDesc;
+  assign dsc_t_o     = lk_t_i;
+
+  // ---------------------------------------------------------------------------------------------
+  // Control
+  logic burst_end;
+  assign burst_end = issue && beat_last;
+  assign af_ready  = st_q == RdIdle && !commit_busy_i;
+
+  logic sr_fire, fresh_q;
+  assign sr_fire = sr_r_valid_i && sr_r_ready_o;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q        <= RdIdle;
+      p_valid_q   <= 1'b0;
+      d_valid_q   <= 1'b0;
+      cur_valid_q <= 1'b0;
+      tv_q        <= '0;
+      terr_q      <= '0;
+      mru_q       <= '0;
+      left_q      <= '0;
+      line_q      <= '0;
+      store_n_q   <= '0;
+      fresh_q     <= 1'b0;
+    end else begin
+      p_valid_q <= issue;
+      if (issue) fresh_q <= 1'b0;
+      if (issue || sr_fire) begin
+        line_q <= line_q + 42'd1;
+        left_q <= left_q - 9'd1;
+      end
+      if (sr_fire) store_n_q <= store_n_q - 9'd1;
+      unique case (st_q)
+        RdIdle: if (af_valid && af_ready) begin
+          line_q <= a_addr[47:6];
+          left_q <= 9'(a_len) + 9'd1;
+          st_q   <= (a_addr[47:40] == ndp_dev_pkg::WinStore && a_burst == 2'd1 && a_size == 3'd6)
+                  ? RdStoreAr : RdBeat;
+        end
+        RdBeat: begin
+          if (need_desc) st_q <= RdDesc;
+          else if (need_locate) st_q <= RdLocate;
+          else if (burst_end) st_q <= RdIdle;
+        end
+        RdDesc: st_q <= RdDescWait;
+        RdDescWait: st_q <= RdDescDiv;
+        RdDescDiv: if (dv_done) begin
+          d_valid_q <= 1'b1;
+          st_q      <= RdBeat;
+        end
+        RdLocate: st_q <= dv_start ? RdLocateDiv : RdTag;
+        RdLocateDiv: if (dv_done) st_q <= RdTag;
+        RdTag: begin
+          if (tag_hit) begin
+            cur_valid_q <= 1'b1;
+            cur_buf_q   <= tag_buf;
+            mru_q       <= tag_buf;
+            st_q        <= RdBeat;
+          end else if (job_ready_i) begin
+            tv_q[victim] <= 1'b0;
+            tw_q[victim] <= wnorm;
+            tt_q[victim] <= d_t_q;
+            tk_q[victim] <= loc_k_q;
+            st_q         <= RdJob;
+          end
+        end
+        RdJob: if (done_i) begin
+          tv_q[victim]   <= 1'b1;
+          terr_q[victim] <= done_err_i;
+          cur_valid_q    <= 1'b1;
+          cur_buf_q      <= victim;
+          mru_q          <= victim;
+          fresh_q        <= 1'b1;
+          st_q           <= RdBeat;
+        end
+        RdStoreAr: begin
+          store_n_q <= store_in;
+          if (store_in == '0) st_q <= RdBeat;
+          else if (sr_ar_ready_i) st_q <= RdStoreData;
+        end
+        RdStoreData: if (sr_fire && store_n_q == 9'd1) st_q <= (left_q == 9'd1) ? RdIdle : RdBeat;
+        default: st_q <= RdIdle;
+      endcase
+      // poisoned chunks are kept for the rest of their burst only; flush drops every chunk
+      if (burst_end) tv_q <= tv_q & ~terr_q;
+      if (flush_i) begin
+        tv_q        <= '0;
+        cur_valid_q <= 1'b0;
+        d_valid_q   <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (st_q == RdIdle && af_valid && af_ready) begin
+      id_q    <= a_id;
+      proto_q <= a_burst == 2'd1 && a_size == 3'd6;
+    end
+    if (issue) begin
+      p_src_q  <= issue_src;
+      p_resp_q <= issue_resp;
+      p_last_q <= beat_last;
+      p_id_q   <= id_q;
+    end
+    if (st_q == RdDescWait) begin
+      d_q   <= dsc_i;
+      d_t_q <= lk_t_i;
+    end
+    if (st_q == RdDescDiv && dv_done) begin
+      d_lastk_q <= dv_quo[39:0];
+      d_nlast_q <= dv_rem + 32'd1;
+    end
+    if (st_q == RdLocate && !dv_start) begin
+      loc_k_q  <= cur_k_q + 40'd1;
+      loc_x0_q <= cur_x1_q;
+    end
+    if (st_q == RdLocateDiv && dv_done) begin
+      loc_k_q  <= dv_quo[39:0];
+      loc_x0_q <= x - 43'(dv_rem);
+    end
+    if ((st_q == RdTag && tag_hit) || (st_q == RdJob && done_i)) begin
+      cur_k_q  <= loc_k_q;
+      cur_x0_q <= loc_x0_q;
+      cur_x1_q <= loc_x0_q + (loc_last ? ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q)) : rc);
+    end
+  end
+
+  always_comb begin
+    err_valid_o = st_q == RdIdle && af_valid && af_ready && !(a_burst == 2'd1 && a_size == 3'd6);
+    err_o        = '0;
+    err_o.code   = ndp_dev_pkg::ErrProtocol;
+    err_o.tensor = 32'hFFFF_FFFF;
+  end
+  assign cnt_hit_o = hit_beat && !fresh_q;
+  assign busy_o    = st_q != RdIdle || af_valid || r_valid_o;
+  logic unused_bits;
+  assign unused_bits = ^{a_addr[5:0], d_q.dtype, d_q.flags, dv_busy, dv_quo[42:40]};
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions
+  `NDP_ASSERT_INIT(params_a, Bufs == 2 && MaxChunkElems >= 2048)
+  `NDP_ASSERT_STREAM(r_stream_a, r_valid_o, r_ready_i, rf_out)
+  `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)
+endmodule

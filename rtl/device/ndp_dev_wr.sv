@@ -1,0 +1,161 @@
+// ndp_dev_wr: the write side of ndp_device's host port (docs/spec.md 7.1, 7.5). Store-window bursts
+// that lie inside DRAM go to DRAM unchanged (the stored image is written this way); control-window
+// beats write registers and descriptors (ndp_dev_csr); every other burst is consumed and answered
+// DECERR (SLVERR for FIXED/WRAP bursts or narrow sizes). One burst at a time.
+//
+/// Registers: the AW FIFO, the current burst (id, line, beats left, response), and the B
+/// response register. W beats pass to DRAM combinationally (the DRAM port is the device's own).
+`include "ndp_assert.svh"
+
+module ndp_dev_wr #(
+  parameter int unsigned IdW    = 8,
+  parameter int unsigned DramAw = 30
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  // host AW / W / B
+  input  logic           aw_valid_i,
+  output logic           aw_ready_o,
+  input  logic [IdW-1:0] aw_id_i,
+  input  logic [47:0]    aw_addr_i,
+  input  logic [7:0]     aw_len_i,
+  input  logic [2:0]     aw_size_i,
+  input  logic [1:0]     aw_burst_i,
+  input  logic           w_valid_i,
+  output logic           w_ready_o,
+  input  logic [511:0]   w_data_i,
+  input  logic [63:0]    w_strb_i,
+  input  logic           w_last_i,
+  output logic           b_valid_o,
+  input  logic           b_ready_i,
+  output logic [IdW-1:0] b_id_o,
+  output logic [1:0]     b_resp_o,
+  // control-window line writes
+  output logic           csr_wr_valid_o,
+  output logic [33:0]    csr_wr_line_o,
+  output logic [511:0]   csr_wr_data_o,
+  output logic [63:0]    csr_wr_strb_o,
+  input  logic           csr_wr_decerr_i,
+  // DRAM AW / W / B
+  output logic           dw_aw_valid_o,
+  input  logic           dw_aw_ready_i,
+  output logic [33:0]    dw_aw_line_o,
+  output logic [7:0]     dw_aw_len_o,
+  output logic           dw_w_valid_o,
+  input  logic           dw_w_ready_i,
+  output logic [511:0]   dw_w_data_o,
+  output logic [63:0]    dw_w_strb_o,
+  output logic           dw_w_last_o,
+  input  logic           dw_b_valid_i,
+  output logic           dw_b_ready_o,
+  input  logic [1:0]     dw_b_resp_i,
+  // counters, status
+  output logic           cnt_wr_beat_o,
+  output logic           busy_o
+);
+  localparam int unsigned AW = IdW + 48 + 8 + 3 + 2;
+  logic           af_valid, af_ready;
+  logic [AW-1:0]  af_out;
+  logic [IdW-1:0] a_id;
+  logic [47:0]    a_addr;
+  logic [7:0]     a_len;
+  logic [2:0]     a_size;
+  logic [1:0]     a_burst;
+  logic [2:0]     unused_aw_cnt;
+  logic [5:0]     unused_addr_lo;
+  assign unused_addr_lo = a_addr[5:0];
+  fifo_sync #(.Width(AW), .Depth(4)) u_aw (
+    .clk_i, .rst_ni,
+    .in_valid_i (aw_valid_i),
+    .in_ready_o (aw_ready_o),
+    .in_data_i  ({aw_id_i, aw_addr_i, aw_len_i, aw_size_i, aw_burst_i}),
+    .out_valid_o(af_valid),
+    .out_ready_i(af_ready),
+    .out_data_o (af_out),
+    .count_o    (unused_aw_cnt)
+  );
+  assign {a_id, a_addr, a_len, a_size, a_burst} = af_out;
+
+  typedef enum logic [2:0] {WrIdle, WrStoreAw, WrStoreW, WrStoreB, WrCtrl, WrDrop, WrResp} wr_e;
+  wr_e            st_q;
+  logic [IdW-1:0] id_q;
+  logic [33:0]    line_q;
+  logic [1:0]     resp_q;
+  logic [7:0]     len_q;
+
+  localparam logic [33:0] DramLines = 34'(64'(1) << (DramAw - 6));
+  logic a_proto, a_store_ok;
+  assign a_proto    = a_burst == 2'd1 && a_size == 3'd6;
+  assign a_store_ok = a_addr[47:40] == ndp_dev_pkg::WinStore && a_addr[39:6] < DramLines
+                   && 34'(a_len) < DramLines - a_addr[39:6];
+  assign af_ready   = st_q == WrIdle;
+
+  assign dw_aw_valid_o = st_q == WrStoreAw;
+  assign dw_aw_line_o  = line_q;
+  assign dw_aw_len_o   = len_q;
+  assign dw_w_valid_o  = st_q == WrStoreW && w_valid_i;
+  assign dw_w_data_o   = w_data_i;
+  assign dw_w_strb_o   = w_strb_i;
+  assign dw_w_last_o   = w_last_i;
+  assign dw_b_ready_o  = st_q == WrStoreB;
+
+  assign csr_wr_valid_o = st_q == WrCtrl && w_valid_i;
+  assign csr_wr_line_o  = line_q;
+  assign csr_wr_data_o  = w_data_i;
+  assign csr_wr_strb_o  = w_strb_i;
+
+  always_comb begin
+    unique case (st_q)
+      WrStoreW:       w_ready_o = dw_w_ready_i;
+      WrCtrl, WrDrop: w_ready_o = 1'b1;
+      default:        w_ready_o = 1'b0;
+    endcase
+  end
+  assign cnt_wr_beat_o = w_valid_i && w_ready_o;
+  assign b_valid_o = st_q == WrResp;
+  assign b_id_o    = id_q;
+  assign b_resp_o  = resp_q;
+  assign busy_o    = st_q != WrIdle || af_valid;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q   <= WrIdle;
+      resp_q <= ndp_dev_pkg::RespOkay;
+    end else begin
+      unique case (st_q)
+        WrIdle: if (af_valid) begin
+          resp_q <= !a_proto ? ndp_dev_pkg::RespSlvErr : ndp_dev_pkg::RespDecErr;
+          if (a_proto && a_store_ok) st_q <= WrStoreAw;
+          else if (a_proto && a_addr[47:40] == ndp_dev_pkg::WinCtrl) begin
+            st_q   <= WrCtrl;
+            resp_q <= ndp_dev_pkg::RespOkay;
+          end else st_q <= WrDrop;
+        end
+        WrStoreAw: if (dw_aw_ready_i) st_q <= WrStoreW;
+        WrStoreW: if (w_valid_i && w_ready_o && w_last_i) st_q <= WrStoreB;
+        WrStoreB: if (dw_b_valid_i) begin
+          resp_q <= dw_b_resp_i;
+          st_q   <= WrResp;
+        end
+        WrCtrl: if (w_valid_i) begin
+          if (csr_wr_decerr_i) resp_q <= ndp_dev_pkg::RespDecErr;
+          if (w_last_i) st_q <= WrResp;
+        end
+        WrDrop: if (w_valid_i && w_last_i) st_q <= WrResp;
+        WrResp: if (b_ready_i) st_q <= WrIdle;
+        default: st_q <= WrIdle;
+      endcase
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (st_q == WrIdle && af_valid) begin
+      id_q   <= a_id;
+      line_q <= a_addr[39:6];
+      len_q  <= a_len;
+    end else if (st_q == WrCtrl && w_valid_i) begin
+      line_q <= line_q + 34'd1;
+    end
+  end
+
+  `NDP_ASSERT_STREAM(b_stream_a, b_valid_o, b_ready_i, {b_id_o, b_resp_o})
+endmodule
