@@ -1,0 +1,168 @@
+// DeviceModel registers, counters, DRAM byte accounting, the chunk buffer (LRU), control and store
+// windows, the DDR5 statistics.
+#include <gtest/gtest.h>
+
+#include "device_test_util.h"
+
+namespace ndp::dev {
+namespace {
+
+// Two bf16 tensors (5 and 3 chunks of 4096) and an fp16 one; always available.
+std::vector<uint8_t> small_image() {
+  ImageWriter w;
+  const std::vector<uint8_t> a = imgtest::weights(DType::kBF16, 20000, 1), b = imgtest::weights(DType::kBF16, 9000, 2),
+                             c = imgtest::weights(DType::kFP16, 3000, 3);
+  EXPECT_TRUE(w.add_tensor("a", DType::kBF16, {20000}, a.data(), a.size(), {4096}).ok());
+  EXPECT_TRUE(w.add_tensor("b", DType::kBF16, {90, 100}, b.data(), b.size(), {4096}).ok());
+  EXPECT_TRUE(w.add_tensor("c", DType::kFP16, {3000}, c.data(), c.size(), {1024}).ok());
+  return devtest::finish(w);
+}
+
+uint64_t lines(uint64_t a, uint64_t b) { return ((b + 63) / 64 - a / 64) * 64; }
+
+// DRAM bytes the device reads to decode chunk k of image tensor ti for region r (7.3 accounting).
+uint64_t chunk_fetch_bytes(const ImageReader& img, size_t ti, const Region& r, uint64_t k) {
+  const TensorInfo& t = img.tensors()[ti];
+  const uint64_t E = 8 + 4 * t.plane_ids.size(), entry = devtest::kImageBase + t.index_offset + k * E;
+  uint64_t bytes = lines(entry, entry + (k + 1 < t.chunks ? 2 : 1) * E);
+  const std::vector<bool> want = region_slot_mask(r, t.dtype, t.layout);
+  for (size_t s = 0; s < want.size(); ++s)
+    if (want[s]) {
+      const uint64_t a = devtest::kImageBase + img.block_offset(ti, k, s);
+      bytes += lines(a, a + img.block_span(ti, k, s));
+    }
+  return bytes;
+}
+
+TEST(DeviceModel, IdCapsAndConfig) {
+  DeviceConfig cfg;
+  cfg.lanes = 8;
+  cfg.max_tensors = 300;
+  cfg.max_chunk_elems = 65536;
+  cfg.dtype_mask = 0x02;
+  cfg.dram_bytes = uint64_t{1} << 28;
+  auto m = DeviceModel::create(cfg);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  auto id = csr_read(*m.value(), kCsrId);
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(id.value(), 0x4450444Eu | uint64_t{1} << 32);
+  EXPECT_EQ(csr_read(*m.value(), kCsrCaps).value(),
+            8u | uint64_t{300} << 8 | uint64_t{16} << 24 | uint64_t{0x02} << 32 | uint64_t{28} << 40);
+  EXPECT_EQ(csr_read(*m.value(), 0x100).value(), 0u);  // undefined register: 0, OKAY
+  EXPECT_EQ(m.value()->peek_csr(kCsrCntHostRdBeats), 3u);
+  cfg.dram_bytes = 3 << 20;
+  EXPECT_FALSE(DeviceModel::create(cfg).ok());
+  cfg.dram_bytes = 1 << 20;
+  cfg.max_chunk_elems = 64;
+  EXPECT_FALSE(DeviceModel::create(cfg).ok());
+}
+
+TEST(DeviceModel, RegistersStrobesAndCtrl) {
+  auto m = DeviceModel::create().value();
+  // A beat with partial strobes on TENSOR_COUNT does not update it; RO registers ignore writes.
+  uint8_t line[64] = {0};
+  line[0x18] = 5;
+  const uint64_t partial = uint64_t{0x7F} << 0x18;
+  ASSERT_TRUE(m->write(window_address(kWindowControl, 0), line, 64, &partial).ok());
+  EXPECT_EQ(m->peek_csr(kCsrTensorCount), 0u);
+  ASSERT_TRUE(csr_write(*m, kCsrId, 77).ok());
+  EXPECT_EQ(m->peek_csr(kCsrId) & 0xFFFFFFFF, kIdMagic);
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlFlush).ok());
+  EXPECT_EQ(m->peek_csr(kCsrCtrl), kCtrlEnable);  // one-shot bits read 0
+  EXPECT_GT(m->peek_csr(kCsrCntHostWrBeats), 0u);
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  EXPECT_EQ(m->peek_csr(kCsrCntHostWrBeats), 0u);  // the clearing beat is not counted
+  // The store window: strobed bytes land, the others stay.
+  uint8_t data[128];
+  for (int i = 0; i < 128; ++i) data[i] = static_cast<uint8_t>(i + 1);
+  const uint64_t st[2] = {0xF0, ~uint64_t{0}};
+  ASSERT_TRUE(m->write(window_address(kWindowStore, 4096), data, 128, st).ok());
+  uint8_t back[128];
+  ASSERT_TRUE(m->read(window_address(kWindowStore, 4096), 128, back, nullptr).ok());
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(back[i], i >= 4 && i < 8 ? i + 1 : i >= 64 ? i + 1 : 0) << i;
+  EXPECT_EQ(m->peek_csr(kCsrCntDramWrBytes), 128u);
+  EXPECT_EQ(m->peek_csr(kCsrCntDramRdBytes), 128u);
+  // Descriptors read back as written.
+  Descriptor d{2 << 21, 10, 64, 128, 192, 128, 1, 1, 9, kDescValid};
+  ASSERT_TRUE(write_descriptor(*m, 7, d).ok());
+  uint8_t raw[64];
+  ASSERT_TRUE(m->read(window_address(kWindowControl, kDescTableBase + 7 * 64), 64, raw, nullptr).ok());
+  EXPECT_EQ(Descriptor::decode(raw), d);
+}
+
+TEST(DeviceModel, CountersAccountingAndChunkBuffer) {
+  const std::vector<uint8_t> image = small_image();
+  MapPlan plan;
+  auto m = devtest::loaded_model(image, &plan);
+  ASSERT_TRUE(m);
+  auto img = ImageReader::open_view(image.data(), image.size()).value();
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  const Region r = parse_region("fp8-e4m3", DType::kBF16, 1).value();
+  const uint8_t w = region_window(kFormatFp8E4M3, 1);
+  const uint64_t base = plan.desc[0].base;  // tensor "a": chunks of 4096 fp8 bytes
+  uint8_t beat[64];
+  auto read1 = [&](uint64_t off) { ASSERT_TRUE(m->read(window_address(w, base + off), 64, beat, nullptr).ok()); };
+  auto cnt = [&](uint64_t off) { return m->peek_csr(off); };
+  read1(0);  // chunk 0: one decode
+  EXPECT_EQ(cnt(kCsrCntChunks), 1u);
+  EXPECT_EQ(cnt(kCsrCntDramRdBytes), chunk_fetch_bytes(*img, 0, r, 0));
+  EXPECT_EQ(cnt(kCsrCntBlocks), 1u + 1u + 4u);  // sign, EXPBYTE, mantissa 6..3
+  read1(64);  // same chunk: a hit, no DRAM traffic
+  EXPECT_EQ(cnt(kCsrCntChunks), 1u);
+  EXPECT_EQ(cnt(kCsrCntChunkHits), 1u);
+  EXPECT_EQ(cnt(kCsrCntDramRdBytes), chunk_fetch_bytes(*img, 0, r, 0));
+  read1(4096);      // chunk 1
+  read1(0);         // chunk 0 still buffered (C = 2)
+  read1(2 * 4096);  // chunk 2 evicts chunk 1 (least recently used)
+  read1(0);         // hit
+  read1(4096);      // chunk 1 again: a miss
+  EXPECT_EQ(cnt(kCsrCntChunks), 4u);
+  EXPECT_EQ(cnt(kCsrCntChunkHits), 3u);
+  uint64_t want = chunk_fetch_bytes(*img, 0, r, 0) + 2 * chunk_fetch_bytes(*img, 0, r, 1) + chunk_fetch_bytes(*img, 0, r, 2);
+  EXPECT_EQ(cnt(kCsrCntDramRdBytes), want);
+  // The last chunk (no next index entry) and the same chunk in another window: separate buffers.
+  read1(4 * 4096);
+  want += chunk_fetch_bytes(*img, 0, r, 4);
+  const Region full = parse_region("full", DType::kBF16, 0).value();
+  ASSERT_TRUE(m->read(window_address(region_window(kFormatFull, 2), base), 64, beat, nullptr).ok());
+  want += chunk_fetch_bytes(*img, 0, full, 0);
+  EXPECT_EQ(cnt(kCsrCntDramRdBytes), want);
+  EXPECT_EQ(cnt(kCsrCntHostRdBeats), 9u);
+  // FLUSH drops the buffers; TENSOR_COUNT too.
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlFlush).ok());
+  read1(4 * 4096);
+  EXPECT_EQ(cnt(kCsrCntChunks), 7u);
+  const Ddr5Stats ds = m->dram_stats();
+  EXPECT_EQ(ds.total.bytes_read, cnt(kCsrCntDramRdBytes));  // the load read no DRAM
+  EXPECT_EQ(ds.total.bytes_written, lines(devtest::kImageBase, devtest::kImageBase + image.size()));
+  EXPECT_GT(ds.total.energy.total_nj(), 0.0);
+  EXPECT_GT(ds.total.activates, 0u);
+  EXPECT_GT(cnt(kCsrCntCycles), 0u);
+  std::printf("DRAM: %llu B read, %llu B written, %llu activates, row hit rate %.3f, %.1f nJ\n",
+              static_cast<unsigned long long>(ds.total.bytes_read),
+              static_cast<unsigned long long>(ds.total.bytes_written),
+              static_cast<unsigned long long>(ds.total.activates), ds.row_hit_rate(), ds.total.energy.total_nj());
+}
+
+TEST(DeviceModel, BeatsSpanningTwoChunks) {
+  // chunk 128 elements of fp4 = 64 bytes, of mxfp4 = 68 bytes: beats straddle chunk boundaries.
+  ImageWriter w;
+  const std::vector<uint8_t> a = imgtest::weights(DType::kBF16, 1000, 9);
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {1000}, a.data(), a.size(), {128}).ok());
+  const std::vector<uint8_t> image = devtest::finish(w);
+  MapPlan plan;
+  auto m = devtest::loaded_model(image, &plan);
+  auto img = ImageReader::open_view(image.data(), image.size()).value();
+  for (const char* name : {"mxfp4", "fp6-e3m2", "mxfp8"}) {
+    const Region r = parse_region(name, DType::kBF16, 2).value();
+    std::vector<uint8_t> want;
+    ASSERT_TRUE(img->read_region(0, r, want).ok());
+    std::vector<Resp> resp;
+    const auto got = devtest::read_window(*m, region_window(format_number(r, DType::kBF16).value(), 2), 0, 0,
+                                          want.size(), &resp);
+    EXPECT_EQ(got, want) << name;
+  }
+}
+
+}  // namespace
+}  // namespace ndp::dev
