@@ -49,8 +49,8 @@ class DeviceModel : public HostPort {
   void read_burst(uint64_t addr, unsigned beats, uint8_t* out, Resp* resp, BurstType type = BurstType::kIncr,
                   unsigned size_log2 = 6);
   // One AXI write burst: data holds 64 x beats bytes, strobes one byte mask per beat (nullptr: all
-  // set). Returns BRESP: DECERR if any beat decodes to nothing, else SLVERR for a protocol error (no
-  // beat written), else OKAY. Beats that decode are applied in order.
+  // set). Returns BRESP: SLVERR for a protocol error (nothing written, one Protocol error logged),
+  // else DECERR if any beat decodes to nothing (the others are still applied, in order), else OKAY.
   Resp write_burst(uint64_t addr, unsigned beats, const uint8_t* data, const uint64_t* strobes,
                    BurstType type = BurstType::kIncr, unsigned size_log2 = 6);
 
