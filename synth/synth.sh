@@ -6,6 +6,7 @@
 # env:   LIBERTY=asap7 (default) | osu018 | /path/to/lib.lib   SYNTH_OUT=synth/out (git-ignored)
 #        ASAP7_DIR=../shared/pdk/asap7     OSU018_LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 #        SYNTH_FPGA=0 skips synth_xilinx    SYNTH_TABLE=0 skips the table
+#        (a block config with FPGA=0 skips it too: blocks whose real RTL holds black-boxed engines)
 #
 # Per block (synth/blocks/BLOCK.cfg sets TOP, SOURCES, PARAMS "Name=value ...", PERIOD_PS,
 # BLACKBOX "module ...", DESC, optional SYNTH_ARGS for `synth`, e.g. "-noshare" where Yosys' SAT-based
@@ -95,7 +96,7 @@ source synth/yosys_read.sh
 synth_block() {
   local block=$1 cfg=synth/blocks/$1.cfg
   [ -f "$cfg" ] || { echo "synth: no config $cfg" >&2; return 1; }
-  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS=""
+  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS="" FPGA=""
   # shellcheck disable=SC1090
   source "$cfg"
   SOURCES=$(echo $SOURCES)  # one line
@@ -188,7 +189,7 @@ EOT
 
   # FPGA estimate on the real RTL
   local LUTS="" FFS="" BRAM36="" BRAM18="" LUTRAM="" DSP="" CARRY=""
-  if [ "${SYNTH_FPGA:-1}" != 0 ]; then
+  if [ "${SYNTH_FPGA:-1}" != 0 ] && [ "${FPGA:-1}" != 0 ]; then
     bash fpga/synth_xilinx.sh "$block" "$D" > /dev/null
     # shellcheck disable=SC1091
     source "$D/fpga.env"

@@ -16,6 +16,7 @@ module ndp_dev_chunk #(
   parameter int unsigned Lanes         = 4,
   parameter int unsigned MaxChunkElems = 32768,
   parameter int unsigned Bufs          = 2,      // chunk buffers (the RAM is outside)
+  parameter int unsigned DramAw        = 30,
   localparam int unsigned BpWords  = MaxChunkElems / 256,  // 32-byte words of a bit-plane bank
   localparam int unsigned EbWords  = MaxChunkElems / 32,   // words of the EXPBYTE bank
   localparam int unsigned BankAw   = $clog2(EbWords),
@@ -50,7 +51,7 @@ module ndp_dev_chunk #(
   output logic [4:0]           as_bank_o,
   input  logic [Lanes-1:0]     dn_valid_i,
   output logic [Lanes-1:0]     dn_ready_o,
-  input  logic [Lanes*6-1:0]   dn_code_i,
+  input  logic [Lanes*8-1:0]   dn_code_i,     // device error code (0 ok, 4 BlockSpan, 16 + lane status)
   input  logic [Lanes-1:0]     st_we_i,
   input  logic [Lanes*5-1:0]   st_bank_i,
   input  logic [Lanes*BankAw-1:0] st_addr_i,
@@ -95,23 +96,45 @@ module ndp_dev_chunk #(
 
   // Block bounds of every slot (bf16: 9 or 16 slots).
   logic [63:0] coff, noff;
-  logic [39:0] cbase, bstart [16], bend [16];
+  logic [41:0] cbase, bstart [16], bend [16];   // wide enough that no sum wraps
   logic [15:0] slot_bad;
+  logic        ix_out;                          // the entries reach past the DRAM end
   assign coff  = ent[63:0];
   assign noff  = job_q.expbyte ? ent[44*8 +: 64] : ent[72*8 +: 64];
-  assign cbase = job_q.image + coff[39:0];
+  assign cbase = 42'(job_q.image) + 42'(coff[39:0]);
+  assign ix_out = 42'(ent_addr) + 42'(ent_span) > 42'(64'(1) << DramAw);
   always_comb begin
     for (int unsigned s = 0; s < 16; s++) begin
-      logic [39:0] len;
-      bstart[s] = cbase + 40'(ent[64 + 32*s +: 32]);
-      if (8'(s + 1) < job_q.slots) bend[s] = cbase + 40'(ent[64 + 32*(s+1) +: 32]);
-      else if (job_q.last) bend[s] = job_q.data_end;
-      else bend[s] = job_q.image + noff[39:0];
+      logic [41:0] len;
+      logic        last_slot;
+      last_slot = 8'(s + 1) >= job_q.slots;
+      bstart[s] = cbase + 42'(ent[64 + 32*s +: 32]);
+      if (!last_slot) bend[s] = cbase + 42'(ent[64 + 32*(s+1) +: 32]);
+      else if (job_q.last) bend[s] = 42'(job_q.data_end);
+      else bend[s] = 42'(job_q.image) + 42'(noff[39:0]);
       len = bend[s] - bstart[s];
-      slot_bad[s] = bstart[s] >= bend[s] || len < 40'd13 || len > 40'd65548
-                 || bend[s] > job_q.data_end || coff[63:40] != '0
-                 || (!job_q.last && (noff[63:40] != '0 || noff <= coff));
+      // spec 7.6: start < end, 13..65548 bytes, inside the tensor data (a chunk offset of 2^40 or
+      // more lies past every DRAM, like the model's 64-bit sums)
+      slot_bad[s] = ix_out || bstart[s] >= bend[s] || len < 42'd13 || len > 42'd65548
+                 || bend[s] > 42'(job_q.data_end) || coff[63:40] != '0
+                 || (last_slot && !job_q.last && noff[63:40] != '0);
     end
+  end
+
+  // The assembler's format (job_t keeps bp_pkg::fmt_e's encoding as bits).
+  bp_pkg::fmt_e asm_fmt;
+  always_comb begin
+    unique case (job_q.fmt)
+      ndp_dev_pkg::FmtEmK:   asm_fmt = bp_pkg::FmtEmK;
+      ndp_dev_pkg::FmtE4M3:  asm_fmt = bp_pkg::FmtE4M3;
+      ndp_dev_pkg::FmtE5M2:  asm_fmt = bp_pkg::FmtE5M2;
+      ndp_dev_pkg::FmtE3M2:  asm_fmt = bp_pkg::FmtE3M2;
+      ndp_dev_pkg::FmtE2M3:  asm_fmt = bp_pkg::FmtE2M3;
+      ndp_dev_pkg::FmtE2M1:  asm_fmt = bp_pkg::FmtE2M1;
+      ndp_dev_pkg::FmtMxfp8: asm_fmt = bp_pkg::FmtMxfp8;
+      ndp_dev_pkg::FmtMxfp4: asm_fmt = bp_pkg::FmtMxfp4;
+      default:               asm_fmt = bp_pkg::FmtFull;
+    endcase
   end
 
   // Slots the region fetches: sign, exponent, top t mantissa planes.
@@ -119,10 +142,10 @@ module ndp_dev_chunk #(
   logic [15:0] need;
   always_comb begin
     unique case (job_q.fmt)
-      bp_pkg::FmtFull:  m_kept = 4'd7;
-      bp_pkg::FmtEmK:   m_kept = job_q.k;
-      bp_pkg::FmtE4M3, bp_pkg::FmtE2M3, bp_pkg::FmtMxfp8: m_kept = 4'd3;
-      bp_pkg::FmtE5M2, bp_pkg::FmtE3M2: m_kept = 4'd2;
+      ndp_dev_pkg::FmtFull:  m_kept = 4'd7;
+      ndp_dev_pkg::FmtEmK:   m_kept = job_q.k;
+      ndp_dev_pkg::FmtE4M3, ndp_dev_pkg::FmtE2M3, ndp_dev_pkg::FmtMxfp8: m_kept = 4'd3;
+      ndp_dev_pkg::FmtE5M2, ndp_dev_pkg::FmtE3M2: m_kept = 4'd2;
       default:          m_kept = 4'd1;
     endcase
     t_fetch = (m_kept + 4'(job_q.guard) > 4'd7) ? 4'd7 : m_kept + 4'(job_q.guard);
@@ -167,8 +190,8 @@ module ndp_dev_chunk #(
   always_comb begin
     as_valid_o    = '0;
     as_valid_o[free_lane] = disp_fire;
-    as_start_o    = bstart[slot_q[3:0]];
-    as_end_o      = bend[slot_q[3:0]];
+    as_start_o    = bstart[slot_q[3:0]][39:0];
+    as_end_o      = bend[slot_q[3:0]][39:0];
     as_block_id_o = job_q.chunk[15:0];
     as_plane_o    = dplane;
     as_raw_o      = (dplane == bp_pkg::PlaneExpByte) ? 17'(job_q.n) : 17'((job_q.n + 32'd7) >> 3);
@@ -180,7 +203,7 @@ module ndp_dev_chunk #(
   // done beats: one lane per cycle (lowest first)
   logic          dn_any;
   logic [LW-1:0] dn_lane;
-  lane_pkg::status_e dn_code;
+  logic [7:0]    dn_code;
   always_comb begin
     dn_any  = 1'b0;
     dn_lane = '0;
@@ -192,7 +215,7 @@ module ndp_dev_chunk #(
     end
     dn_ready_o = '0;
     dn_ready_o[dn_lane] = dn_any && st_q == CkDispatch;
-    dn_code = lane_pkg::status_e'(dn_code_i[dn_lane * 6 +: 6]);
+    dn_code = dn_code_i[dn_lane * 8 +: 8];
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -280,7 +303,7 @@ module ndp_dev_chunk #(
     .clk_i, .rst_ni,
     .cmd_valid_i  (cmd_valid),
     .cmd_ready_o  (cmd_ready),
-    .cmd_fmt_i    (job_q.fmt),
+    .cmd_fmt_i    (asm_fmt),
     .cmd_k_i      (3'(job_q.k)),
     .cmd_guard_i  (job_q.guard),
     .cmd_expbyte_i(job_q.expbyte),
@@ -340,7 +363,7 @@ module ndp_dev_chunk #(
       if (disp_fire) slot_q <= slot_q + 5'd1;
       else if (st_q == CkDispatch && slot_q < 5'(job_q.slots) && !slot_need) slot_q <= slot_q + 5'd1;
       pending_q <= pending_q + 5'(disp_fire) - 5'(dn_valid_i[dn_lane] && dn_ready_o[dn_lane]);
-      if (dn_any && dn_ready_o[dn_lane] && dn_code != lane_pkg::StOk) err_q <= 1'b1;
+      if (dn_fire && dn_code != 8'd0) err_q <= 1'b1;
       unique case (st_q)
         CkIdle: if (job_valid_i) begin
           st_q     <= CkIndexFetch;
@@ -395,15 +418,33 @@ module ndp_dev_chunk #(
     else if (rcb_we_o) rcb_w_q <= rcb_w_q + 1'b1;
   end
 
-  // Error log: the first failing needed slot of a bad index entry, or a lane status.
-  logic [3:0] bad_slot;
+  // Error log: an index error names the first failing needed slot; block errors are collected
+  // while the lanes finish (in any order) and the lowest failing slot is logged at the end, as the
+  // model decodes in storage order.
+  logic       dn_fire, be_valid_q;
+  logic [3:0] bad_slot, be_slot_q;
+  logic [7:0] be_code_q;
+  logic [41:0] be_addr_q;
+  assign dn_fire = dn_any && dn_ready_o[dn_lane];
   always_comb begin
     bad_slot = '0;
     for (int s = 15; s >= 0; s--) if (slot_bad[s] && need[s]) bad_slot = 4'(s);
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) be_valid_q <= 1'b0;
+    else if (st_q == CkIdle) be_valid_q <= 1'b0;
+    else if (dn_fire && dn_code != 8'd0 && (!be_valid_q || lane_slot_q[dn_lane] < be_slot_q)) be_valid_q <= 1'b1;
+  end
+  always_ff @(posedge clk_i) begin
+    if (dn_fire && dn_code != 8'd0 && (!be_valid_q || lane_slot_q[dn_lane] < be_slot_q)) begin
+      be_slot_q <= lane_slot_q[dn_lane];
+      be_code_q <= dn_code;
+      be_addr_q <= bstart[lane_slot_q[dn_lane]];
+    end
+  end
   always_comb begin
-    err_valid_o = 1'b0;
-    err_o       = '0;
+    err_valid_o  = 1'b0;
+    err_o        = '0;
     err_o.tensor = job_q.tensor;
     err_o.chunk  = 64'(job_q.chunk);
     if (st_q == CkBounds && (slot_bad & need) != '0) begin
@@ -412,20 +453,20 @@ module ndp_dev_chunk #(
       err_o.slot  = 16'(bad_slot);
       err_o.plane = plane_of(job_q.expbyte, bad_slot);
       err_o.addr  = 64'(ent_addr);
-    end else if (dn_any && dn_ready_o[dn_lane] && dn_code != lane_pkg::StOk && !err_q) begin
+    end else if (st_q == CkDone && be_valid_q) begin
       err_valid_o = 1'b1;
-      err_o.code  = ndp_dev_pkg::ErrLaneBase + 8'(dn_code);
-      err_o.slot  = 16'(lane_slot_q[dn_lane]);
-      err_o.plane = plane_of(job_q.expbyte, lane_slot_q[dn_lane]);
-      err_o.addr  = 64'(bstart[lane_slot_q[dn_lane]]);
+      err_o.code  = be_code_q;
+      err_o.slot  = 16'(be_slot_q);
+      err_o.plane = plane_of(job_q.expbyte, be_slot_q);
+      err_o.addr  = 64'(be_addr_q);
     end
   end
   assign done_o      = st_q == CkDone;
   assign done_err_o  = err_q;
-  assign cnt_block_o = dn_any && dn_ready_o[dn_lane];
+  assign cnt_block_o = dn_fire;
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT_INIT(params_a, Lanes >= 1 && MaxChunkElems >= 2048 && (MaxChunkElems % 2048) == 0)
-  `NDP_ASSERT(rcb_in_buffer_a, !rcb_we_o || rcb_w_q < RcbAw'(buf_q) * RcbAw'(BufWords) + RcbAw'(BufWords))
+  `NDP_ASSERT(rcb_in_buffer_a, !rcb_we_o || 32'(rcb_w_q) < (32'(buf_q) + 32'd1) * BufWords)
 endmodule

@@ -41,14 +41,16 @@ module ndp_dev_csr #(
   output logic                enable_o,
   output logic                commit_busy_o,
   output logic                flush_o,          // one cycle: drop cached chunks
-  input  logic                busy_i,
   // counters: one increment per bit per cycle (DRAM counters count 64-byte beats)
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc_i,
+  input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc2_i,   // a second source (write-side responses)
   // errors (a and b may fire together; a is kept first)
   input  logic                err_a_valid_i,
   input  ndp_dev_pkg::err_t   err_a_i,
   input  logic                err_b_valid_i,
-  input  ndp_dev_pkg::err_t   err_b_i
+  input  ndp_dev_pkg::err_t   err_b_i,
+  input  logic                err_c_valid_i,
+  input  ndp_dev_pkg::err_t   err_c_i
 );
   localparam int unsigned RegLines = ndp_dev_pkg::CsrBytes / 64;
   localparam int unsigned DescLine = ndp_dev_pkg::DescBase / 64;
@@ -131,14 +133,25 @@ module ndp_dev_csr #(
     .raddr_i(ram_raddr),
     .rdata_o(ram_rd)
   );
-  assign dsc_o = ndp_dev_pkg::desc_unpack(ram_rd);
 
   // Checks of one descriptor line (spec 7.3); the RTL serves bf16 tensors.
   logic        cm_ok;
   ndp_dev_pkg::desc_t cd;
-  assign cd = ndp_dev_pkg::desc_unpack(ram_rd);
-  logic unused_cd;
-  assign unused_cd = ^{cd.image, cd.index, cd.data_end};
+  // the fields of the descriptor line the RAM answers (spec 7.3 layout)
+  always_comb begin
+    cd             = '0;
+    cd.base        = ram_rd[ndp_dev_pkg::BaseShift +: 19];
+    cd.elems       = ram_rd[64 +: 40];
+    cd.image       = ram_rd[128 +: 40];
+    cd.index       = ram_rd[192 +: 40];
+    cd.data_end    = ram_rd[256 +: 40];
+    cd.chunk_elems = ram_rd[320 +: 32];
+    cd.dtype       = ram_rd[352 +: 8];
+    cd.layout      = ram_rd[360 +: 8];
+    cd.slots       = ram_rd[368 +: 8];
+    cd.flags       = ram_rd[376 +: 8];
+  end
+  assign dsc_o = cd;
   always_comb begin
     cm_ok = cd.flags[0] && ram_rd[20:0] == '0 && ram_rd[63:40] == '0
          && (!cm_have_prev_q || cd.base > cm_prev_q)
@@ -228,19 +241,21 @@ module ndp_dev_csr #(
       if (ctrl_we) enable_q <= ctrl_wd[0];
       for (int unsigned i = 0; i < ndp_dev_pkg::NumCnt; i++) begin
         if (clr_cnt) cnt_q[i] <= '0;
-        else if (cnt_inc_i[i])
-          cnt_q[i] <= cnt_q[i] + ((i == ndp_dev_pkg::CntDramRd || i == ndp_dev_pkg::CntDramWr) ? 64'd64 : 64'd1);
+        else if (cnt_inc_i[i] || cnt_inc2_i[i])
+          cnt_q[i] <= cnt_q[i] + ((i == ndp_dev_pkg::CntDramRd || i == ndp_dev_pkg::CntDramWr) ? 64'd64 : 64'd1)
+                                 * (64'(cnt_inc_i[i]) + 64'(cnt_inc2_i[i]));
       end
       if (clr_err) begin
         err_valid_q <= 1'b0;
         err_count_q <= '0;
       end else begin
-        err_count_q <= err_count_q + 64'(err_a_valid_i) + 64'(err_b_valid_i) + 64'(rej_valid);
+        err_count_q <= err_count_q + 64'(err_a_valid_i) + 64'(err_b_valid_i) + 64'(err_c_valid_i) + 64'(rej_valid);
         if (!err_valid_q) begin
           if (err_a_valid_i) err_q <= err_a_i;
           else if (err_b_valid_i) err_q <= err_b_i;
+          else if (err_c_valid_i) err_q <= err_c_i;
           else if (rej_valid) err_q <= rej_err;
-          err_valid_q <= err_a_valid_i || err_b_valid_i || rej_valid;
+          err_valid_q <= err_a_valid_i || err_b_valid_i || err_c_valid_i || rej_valid;
         end
       end
     end
@@ -256,11 +271,11 @@ module ndp_dev_csr #(
   always_comb begin
     for (int unsigned r = 0; r < RegLines * 8; r++) regs[r] = '0;
     regs[ndp_dev_pkg::RegId]        = {16'd0, 16'd1, 32'h4450444E};
-    regs[ndp_dev_pkg::RegCaps]      = {16'd0, 8'(DramAw), 8'h02, 3'd0, 5'($clog2(MaxChunkElems)),
+    regs[ndp_dev_pkg::RegCaps]      = {11'd0, 5'd11, 8'(DramAw), 8'h02, 3'd0, 5'($clog2(MaxChunkElems)),
                                        16'(MaxTensors), 8'(Lanes)};
     regs[ndp_dev_pkg::RegCtrl]      = {63'd0, enable_q};
     regs[ndp_dev_pkg::RegTensorCnt] = 64'(tcount_q);
-    regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 30'd0, err_valid_q, busy_i || commit_busy_o};
+    regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 30'd0, err_valid_q, commit_busy_o};
     regs[ndp_dev_pkg::RegErrCode]   = {err_q.tensor, err_q.slot, err_q.plane, err_q.code};
     regs[ndp_dev_pkg::RegErrChunk]  = err_q.chunk;
     regs[ndp_dev_pkg::RegErrAddr]   = err_q.addr;

@@ -66,4 +66,41 @@ module ndp_dev_div #(
   assign rem_o  = r_q;
 
   `NDP_ASSERT_INIT(params_a, NW >= 2 && DW >= 1)
+
+`ifdef FORMAL
+  // Proven by `make formal` (small widths): after n steps the low n bits of q_q are the quotient so
+  // far, its high bits the unconsumed dividend bits, and num = (Q * den + r) * 2^(NW-n) + rest with
+  // r < den; so at done_o, quo * den + rem = num and rem < den.
+  localparam int unsigned XW = 2 * NW + DW + 2;
+  logic          f_past_valid = 1'b0;
+  logic [NW-1:0] f_num;
+  logic [XW-1:0] f_q, f_rest, f_lhs;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always @(posedge clk_i) if (start_i) f_num <= num_i;
+  // the interface: no start while busy, the divisor is not zero
+  always @(*) if (busy_q) assume (!start_i);
+  always @(*) if (start_i) assume (den_i != '0);
+
+  always @(*) begin
+    f_q    = XW'(q_q) & ((XW'(1) << n_q) - XW'(1));       // quotient bits so far
+    f_rest = XW'(q_q) >> n_q;                             // dividend bits not yet shifted in
+    f_lhs  = ((f_q * XW'(d_q) + XW'(r_q)) << (NW - 32'(n_q))) + f_rest;
+    if (rst_ni && (busy_q || done_q)) begin
+      assert (32'(n_q) <= NW);
+      assert (d_q != '0);
+      assert (r_q < d_q);
+      assert (f_lhs == XW'(f_num));
+    end
+    if (rst_ni && done_q) begin
+      assert (XW'(quo_o) * XW'(d_q) + XW'(rem_o) == XW'(f_num));
+      assert (rem_o < d_q);
+    end
+    if (rst_ni && busy_q) assert (!done_q);
+  end
+  always @(posedge clk_i) begin
+    if (f_past_valid && rst_ni && $past(rst_ni) && $past(start_i)) assert (busy_q && n_q == '0);
+    cover (rst_ni && done_q && quo_o != '0 && rem_o != '0);
+  end
+`endif
 endmodule

@@ -3,7 +3,8 @@
 // space, so the shared R channel never waits for a lane), aligns the 64-byte DRAM beats into the
 // lane's 32-byte byte stream, decodes it with codec_lane_dec (header checks, RAW/CONST/LZ4/ZSTD,
 // XXH32) and writes the decoded plane as 32-byte words into its staging bank. Ends every block
-// with one done beat carrying the lane status (lane_pkg::status_e).
+// with one done beat carrying the device error code: 0, 16 + the lane status (lane_pkg::status_e),
+// or 4 (BlockSpan) when the lane accepts a block whose 12 + comp_size does not fill its span.
 //
 /// Registers: the assignment, the fetch pointers and credit counter, the input FIFO (fifo_sync of
 /// 64-byte words with their valid byte range), the aligner's half-word phase, the output byte
@@ -42,7 +43,7 @@ module ndp_dev_lane #(
   // one done beat per block
   output logic              dn_valid_o,
   input  logic              dn_ready_i,
-  output lane_pkg::status_e dn_code_o
+  output logic [7:0]        dn_code_o
 );
   // ---------------------------------------------------------------------------------------------
   // Assignment and fetch
@@ -126,6 +127,17 @@ module ndp_dev_lane #(
   assign word_done = half_q || w_hi <= 7'd32;
   assign if_ready  = if_valid && half_done && word_done;
 
+  // header bytes 6..7 (comp_size) as they pass, for the span check
+  always_ff @(posedge clk_i) begin
+    if (as_fire) begin
+      comp_lo_q <= '0;
+      comp_hi_q <= '0;
+    end else if (lin_valid && lin_ready) begin
+      if (bpos_q <= 17'd6 && bpos_q + 17'(lin_cnt) > 17'd6) comp_lo_q <= lin_data[(5'(17'd6 - bpos_q)) * 8 +: 8];
+      if (bpos_q <= 17'd7 && bpos_q + 17'(lin_cnt) > 17'd7) comp_hi_q <= lin_data[(5'(17'd7 - bpos_q)) * 8 +: 8];
+    end
+  end
+
   // ---------------------------------------------------------------------------------------------
   // The codec lane
   logic         lo_valid, lo_ready, lo_last, lo_err;
@@ -160,7 +172,11 @@ module ndp_dev_lane #(
   logic [255:0] qhead;
   logic [BankAw-1:0] waddr_q;
   logic         status_fire;
-  lane_pkg::status_e code_q;
+  logic [7:0]   code_q;
+  logic [16:0]  span_q, bpos_q;
+  logic [7:0]   comp_lo_q, comp_hi_q;
+  logic [16:0]  comp;
+  assign comp = {comp_hi_q, comp_lo_q} == 16'd0 ? 17'd65536 : 17'({comp_hi_q, comp_lo_q});
 
   assign lo_ready    = !lo_last || qcount <= 7'd32;
   assign status_fire = lo_valid && lo_ready && lo_last;
@@ -192,7 +208,8 @@ module ndp_dev_lane #(
       inflight_q   <= '0;
       half_q       <= 1'b0;
       waddr_q      <= '0;
-      code_q       <= lane_pkg::StOk;
+      code_q       <= 8'd0;
+      bpos_q       <= '0;
     end else begin
       inflight_q <= inflight_q + (ar_fire ? FCW'(blen) : '0) - FCW'(r_valid_i);
       if (if_valid && half_done) half_q <= word_done ? 1'b0 : 1'b1;
@@ -203,12 +220,15 @@ module ndp_dev_lane #(
         fed_q        <= 1'b0;
         st_done_q    <= 1'b0;
         waddr_q      <= '0;
+        bpos_q       <= '0;
       end
       if (ar_fire && next_q + 34'(blen) > last_q) fetch_done_q <= 1'b1;
       if (lin_valid && lin_ready && lin_last) fed_q <= 1'b1;
+      if (lin_valid && lin_ready) bpos_q <= bpos_q + 17'(lin_cnt);
       if (status_fire) begin
         st_done_q <= 1'b1;
-        code_q    <= lo_code;
+        code_q    <= (lo_code != lane_pkg::StOk) ? ndp_dev_pkg::ErrLaneBase + 8'(lo_code)
+                   : (17'd12 + comp != span_q) ? ndp_dev_pkg::ErrBlockSpan : 8'd0;
       end
       if (dn_valid_o && dn_ready_i) busy_q <= 1'b0;
     end
@@ -226,6 +246,7 @@ module ndp_dev_lane #(
       raw_q   <= as_raw_i;
       pad_q   <= as_pad_i;
       bank_q  <= as_bank_i;
+      span_q  <= 17'(as_end_i - as_start_i);
     end else begin
       if (ar_fire) next_q <= next_q + 34'(blen);
       if (r_valid_i) rline_q <= rline_q + 34'd1;

@@ -19,6 +19,7 @@ package ndp_dev_pkg;
   localparam logic [7:0] ErrProtocol     = 8'd1;
   localparam logic [7:0] ErrIndex        = 8'd2;
   localparam logic [7:0] ErrDescRejected = 8'd3;
+  localparam logic [7:0] ErrBlockSpan    = 8'd4;
   localparam logic [7:0] ErrLaneBase     = 8'd16;
 
   // Register numbers (offset / 8) of section 7.4.
@@ -70,24 +71,10 @@ package ndp_dev_pkg;
     logic [7:0]  flags;
   } desc_t;
 
-  function automatic desc_t desc_unpack(input logic [511:0] l);
-    desc_t d;
-    d.base        = l[BaseShift +: 19];
-    d.elems       = l[64 +: 40];
-    d.image       = l[128 +: 40];
-    d.index       = l[192 +: 40];
-    d.data_end    = l[256 +: 40];
-    d.chunk_elems = l[320 +: 32];
-    d.dtype       = l[352 +: 8];
-    d.layout      = l[360 +: 8];
-    d.slots       = l[368 +: 8];
-    d.flags       = l[376 +: 8];
-    desc_unpack = d;
-  endfunction
 
   // A region job: which chunk of which tensor to decode into which chunk buffer.
   typedef struct packed {
-    bp_pkg::fmt_e fmt;
+    logic [3:0]   fmt;        // bp_pkg::fmt_e (kept as bits: Yosys 0.23 resolves no typedef of another package here)
     logic [3:0]   k;          // K of eEmK
     logic [1:0]   guard;
     logic         expbyte;    // layout 1
@@ -106,16 +93,19 @@ package ndp_dev_pkg;
   function automatic logic fmt_exposed(input logic [4:0] f);
     fmt_exposed = (f <= 5'd8) || (f >= 5'd16 && f <= 5'd22);
   endfunction
-  function automatic bp_pkg::fmt_e fmt_of(input logic [4:0] f);
-    bp_pkg::fmt_e r;
-    r = bp_pkg::FmtFull;
-    if (f >= 5'd1 && f <= 5'd8) r = bp_pkg::FmtEmK;
-    else if (f >= 5'd16 && f <= 5'd22) r = bp_pkg::fmt_e'(4'(f - 5'd14));
+  // Assembler formats (the encoding of bp_pkg::fmt_e).
+  localparam logic [3:0] FmtFull = 4'd0, FmtEmK = 4'd1, FmtE4M3 = 4'd2, FmtE5M2 = 4'd3, FmtE3M2 = 4'd4,
+                         FmtE2M3 = 4'd5, FmtE2M1 = 4'd6, FmtMxfp8 = 4'd7, FmtMxfp4 = 4'd8;
+  function automatic logic [3:0] fmt_of(input logic [4:0] f);
+    logic [3:0] r;
+    r = FmtFull;
+    if (f >= 5'd1 && f <= 5'd8) r = FmtEmK;
+    else if (f >= 5'd16 && f <= 5'd22) r = 4'(f - 5'd14);
     fmt_of = r;
   endfunction
 
   // region_output_bytes(r, bf16, n) of spec 5.1 (shift-adds only).
-  function automatic logic [42:0] region_bytes(input bp_pkg::fmt_e fmt, input logic [39:0] n);
+  function automatic logic [42:0] region_bytes(input logic [3:0] fmt, input logic [39:0] n);
     logic [42:0] r, g;
     logic [4:0]  rest;
     logic [4:0]  half;
@@ -123,12 +113,12 @@ package ndp_dev_pkg;
     rest = n[4:0];
     half = 5'((6'(rest) + 6'd1) >> 1);
     unique case (fmt)
-      bp_pkg::FmtFull, bp_pkg::FmtEmK: r = 43'(n) << 1;
-      bp_pkg::FmtE4M3, bp_pkg::FmtE5M2: r = 43'(n);
-      bp_pkg::FmtE3M2, bp_pkg::FmtE2M3: r = (43'(n) + (43'(n) << 1) + 43'd3) >> 2;
-      bp_pkg::FmtE2M1: r = (43'(n) + 43'd1) >> 1;
-      bp_pkg::FmtMxfp8: r = (g << 5) + g + ((rest != 0) ? 43'(rest) + 43'd1 : 43'd0);
-      bp_pkg::FmtMxfp4: r = (g << 4) + g + ((rest != 0) ? 43'(half) + 43'd1 : 43'd0);
+      FmtFull, FmtEmK: r = 43'(n) << 1;
+      FmtE4M3, FmtE5M2: r = 43'(n);
+      FmtE3M2, FmtE2M3: r = (43'(n) + (43'(n) << 1) + 43'd3) >> 2;
+      FmtE2M1: r = (43'(n) + 43'd1) >> 1;
+      FmtMxfp8: r = (g << 5) + g + ((rest != 0) ? 43'(rest) + 43'd1 : 43'd0);
+      FmtMxfp4: r = (g << 4) + g + ((rest != 0) ? 43'(half) + 43'd1 : 43'd0);
       default: r = '0;
     endcase
     region_bytes = r;

@@ -75,8 +75,7 @@ module ndp_dev_rd #(
   // log, counters, status
   output logic               err_valid_o,
   output ndp_dev_pkg::err_t  err_o,
-  output logic               cnt_hit_o,
-  output logic               busy_o
+  output logic               cnt_hit_o
 );
   // ---------------------------------------------------------------------------------------------
   // AR FIFO and the current burst
@@ -101,6 +100,9 @@ module ndp_dev_rd #(
     .count_o    (unused_ar_cnt)
   );
   assign {a_id, a_addr, a_len, a_size, a_burst} = af_out;
+  // INCR, full-width beats, not across a 4 KiB boundary (spec 7.6)
+  logic a_proto;
+  assign a_proto = a_burst == 2'd1 && a_size == 3'd6 && 7'(a_addr[11:6]) + 7'(a_len) <= 7'd63;
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
                             RdTag, RdJob, RdStoreAr, RdStoreData} rd_e;
@@ -130,7 +132,7 @@ module ndp_dev_rd #(
   logic [TW-1:0] d_t_q;
   logic [39:0]   d_lastk_q;      // index of the last chunk
   logic [31:0]   d_nlast_q;      // elements of the last chunk
-  bp_pkg::fmt_e  fmt;
+  logic [3:0]    fmt;            // bp_pkg::fmt_e
   logic [42:0]   tsize, rc, x;
   logic [6:0]    wnorm;          // region window with g dropped for `full`
   assign fmt   = ndp_dev_pkg::fmt_of(f);
@@ -197,7 +199,7 @@ module ndp_dev_rd #(
   logic          can_issue, issue, beat_last;
   logic [1:0]    issue_resp;
   src_e          issue_src;
-  logic          need_desc, need_locate, hit_beat;
+  logic          need_desc, need_locate, hit_beat, poison_beat;
 
   assign can_issue = 32'(rf_cnt) + 32'(p_valid_q) < 32'd4;
   assign beat_last = left_q == 9'd1;
@@ -209,6 +211,7 @@ module ndp_dev_rd #(
     need_desc   = 1'b0;
     need_locate = 1'b0;
     hit_beat    = 1'b0;
+    poison_beat = 1'b0;
     csr_rd_valid_o = 1'b0;
     rcb_re_o    = 1'b0;
     if (st_q == RdBeat && can_issue) begin
@@ -242,6 +245,7 @@ module ndp_dev_rd #(
         issue_resp = terr_q[cur_buf_q] ? ndp_dev_pkg::RespSlvErr : ndp_dev_pkg::RespOkay;
         rcb_re_o   = !terr_q[cur_buf_q];
         hit_beat   = !terr_q[cur_buf_q];
+        poison_beat = terr_q[cur_buf_q];
       end
     end
   end
@@ -358,8 +362,7 @@ module ndp_dev_rd #(
         RdIdle: if (af_valid && af_ready) begin
           line_q <= a_addr[47:6];
           left_q <= 9'(a_len) + 9'd1;
-          st_q   <= (a_addr[47:40] == ndp_dev_pkg::WinStore && a_burst == 2'd1 && a_size == 3'd6)
-                  ? RdStoreAr : RdBeat;
+          st_q   <= (a_addr[47:40] == ndp_dev_pkg::WinStore && a_proto) ? RdStoreAr : RdBeat;
         end
         RdBeat: begin
           if (need_desc) st_q <= RdDesc;
@@ -405,8 +408,11 @@ module ndp_dev_rd #(
         RdStoreData: if (sr_fire && store_n_q == 9'd1) st_q <= (left_q == 9'd1) ? RdIdle : RdBeat;
         default: st_q <= RdIdle;
       endcase
-      // poisoned chunks are kept for the rest of their burst only; flush drops every chunk
-      if (burst_end) tv_q <= tv_q & ~terr_q;
+      // a failed chunk is not kept: the next beat that needs it decodes it again (spec 7.6)
+      if (poison_beat) begin
+        tv_q[cur_buf_q] <= 1'b0;
+        cur_valid_q     <= 1'b0;
+      end
       if (flush_i) begin
         tv_q        <= '0;
         cur_valid_q <= 1'b0;
@@ -418,7 +424,7 @@ module ndp_dev_rd #(
   always_ff @(posedge clk_i) begin
     if (st_q == RdIdle && af_valid && af_ready) begin
       id_q    <= a_id;
-      proto_q <= a_burst == 2'd1 && a_size == 3'd6;
+      proto_q <= a_proto;
     end
     if (issue) begin
       p_src_q  <= issue_src;
@@ -450,15 +456,15 @@ module ndp_dev_rd #(
   end
 
   always_comb begin
-    err_valid_o = st_q == RdIdle && af_valid && af_ready && !(a_burst == 2'd1 && a_size == 3'd6);
+    err_valid_o = st_q == RdIdle && af_valid && af_ready && !a_proto;
     err_o        = '0;
     err_o.code   = ndp_dev_pkg::ErrProtocol;
     err_o.tensor = 32'hFFFF_FFFF;
+    err_o.addr   = 64'(a_addr);
   end
   assign cnt_hit_o = hit_beat && !fresh_q;
-  assign busy_o    = st_q != RdIdle || af_valid || r_valid_o;
   logic unused_bits;
-  assign unused_bits = ^{a_addr[5:0], d_q.dtype, d_q.flags, dv_busy, dv_quo[42:40]};
+  assign unused_bits = ^{d_q.dtype, d_q.flags, dv_busy, dv_quo[42:40]};
 
   // ---------------------------------------------------------------------------------------------
   // Assertions

@@ -92,10 +92,11 @@ module ndp_device #(
   logic [TW-1:0]      dsc_t, lk_t;
   logic [18:0]        lk_slot;
   ndp_dev_pkg::desc_t dsc;
-  logic               enable, commit_busy, flush, rd_busy, wr_busy;
-  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc;
+  logic               enable, commit_busy, flush;
+  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc, cnt_inc2;
   logic               rd_err_valid, ck_err_valid;
-  ndp_dev_pkg::err_t  rd_err, ck_err;
+  ndp_dev_pkg::err_t  rd_err, ck_err, wr_err;
+  logic               wr_err_valid;
 
   ndp_dev_csr #(.MaxTensors(MaxTensors), .Lanes(Lanes), .MaxChunkElems(MaxChunkElems),
                 .DramAw(DramAw)) u_csr (
@@ -105,16 +106,17 @@ module ndp_device #(
     .rd_valid_i(cr_valid), .rd_line_i(cr_line), .rd_data_o(cr_data), .rd_decerr_o(cr_decerr),
     .dsc_valid_i(dsc_valid), .dsc_t_i(dsc_t), .dsc_o(dsc),
     .lk_slot_i(lk_slot), .lk_hit_o(lk_hit), .lk_t_o(lk_t),
-    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush), .busy_i(rd_busy || wr_busy),
-    .cnt_inc_i(cnt_inc),
-    .err_a_valid_i(rd_err_valid), .err_a_i(rd_err), .err_b_valid_i(ck_err_valid), .err_b_i(ck_err)
+    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush),
+    .cnt_inc_i(cnt_inc), .cnt_inc2_i(cnt_inc2),
+    .err_a_valid_i(rd_err_valid), .err_a_i(rd_err), .err_b_valid_i(ck_err_valid), .err_b_i(ck_err),
+    .err_c_valid_i(wr_err_valid), .err_c_i(wr_err)
   );
 
   // ---------------------------------------------------------------------------------------------
   // Write path
   logic        dw_aw_valid;
   logic [33:0] dw_aw_line;
-  logic        cnt_wr_beat;
+  logic        cnt_wr_beat, cnt_wr_decerr, cnt_wr_slverr;
   ndp_dev_wr #(.IdW(IdW), .DramAw(DramAw)) u_wr (
     .clk_i, .rst_ni,
     .aw_valid_i(s_aw_valid_i), .aw_ready_o(s_aw_ready_o), .aw_id_i(s_aw_id_i), .aw_addr_i(s_aw_addr_i),
@@ -129,7 +131,7 @@ module ndp_device #(
     .dw_w_valid_o(m_w_valid_o), .dw_w_ready_i(m_w_ready_i), .dw_w_data_o(m_w_data_o),
     .dw_w_strb_o(m_w_strb_o), .dw_w_last_o(m_w_last_o),
     .dw_b_valid_i(m_b_valid_i), .dw_b_ready_o(m_b_ready_o), .dw_b_resp_i(m_b_resp_i),
-    .cnt_wr_beat_o(cnt_wr_beat), .busy_o(wr_busy)
+.err_o(wr_err), .err_valid_o(wr_err_valid), .cnt_wr_beat_o(cnt_wr_beat), .cnt_wr_decerr_o(cnt_wr_decerr), .cnt_wr_slverr_o(cnt_wr_slverr)
   );
   assign m_aw_valid_o = dw_aw_valid;
   assign m_aw_addr_o  = DramAw'({dw_aw_line, 6'd0});
@@ -163,7 +165,7 @@ module ndp_device #(
     .job_valid_o(job_valid), .job_ready_i(job_ready), .job_o(job), .job_buf_o(job_buf),
     .done_i(done), .done_err_i(done_err),
     .rcb_re_o(rcb_re), .rcb_addr_o(rcb_raddr), .rcb_data_i(rcb_rdata),
-    .err_valid_o(rd_err_valid), .err_o(rd_err), .cnt_hit_o(cnt_hit), .busy_o(rd_busy)
+    .err_valid_o(rd_err_valid), .err_o(rd_err), .cnt_hit_o(cnt_hit)
   );
 
   ram_1r1w #(.Width(512), .Depth(Bufs * BufWords)) u_rcb (
@@ -180,14 +182,14 @@ module ndp_device #(
   logic [7:0]        as_plane, as_pad;
   logic [16:0]       as_raw;
   logic [4:0]        as_bank;
-  logic [Lanes*6-1:0]   dn_code;
+  logic [Lanes*8-1:0]   dn_code;
   logic [Lanes*5-1:0]   st_bank;
   logic [Lanes*BankAw-1:0] st_addr;
   logic [Lanes*256-1:0] st_data;
   logic [Lanes*34-1:0]  l_ar_line;
   logic [Lanes*8-1:0]   l_ar_len;
 
-  ndp_dev_chunk #(.Lanes(Lanes), .MaxChunkElems(MaxChunkElems), .Bufs(Bufs)) u_chunk (
+  ndp_dev_chunk #(.Lanes(Lanes), .MaxChunkElems(MaxChunkElems), .Bufs(Bufs), .DramAw(DramAw)) u_chunk (
     .clk_i, .rst_ni,
     .job_valid_i(job_valid), .job_ready_o(job_ready), .job_i(job), .job_buf_i(job_buf),
     .done_o(done), .done_err_o(done_err),
@@ -203,7 +205,6 @@ module ndp_device #(
   );
 
   for (genvar i = 0; i < Lanes; i++) begin : gen_lane
-    lane_pkg::status_e code;
     ndp_dev_lane #(.BankAw(BankAw)) u_lane (
       .clk_i, .rst_ni,
       .as_valid_i(as_valid[i]), .as_ready_o(as_ready[i]), .as_start_i(as_start), .as_end_i(as_end),
@@ -214,9 +215,8 @@ module ndp_device #(
       .r_valid_i(l_r_valid[i]), .r_data_i(m_r_data_i),
       .st_we_o(st_we[i]), .st_bank_o(st_bank[i*5 +: 5]), .st_addr_o(st_addr[i*BankAw +: BankAw]),
       .st_data_o(st_data[i*256 +: 256]),
-      .dn_valid_o(dn_valid[i]), .dn_ready_i(dn_ready[i]), .dn_code_o(code)
+      .dn_valid_o(dn_valid[i]), .dn_ready_i(dn_ready[i]), .dn_code_o(dn_code[i*8 +: 8])
     );
-    assign dn_code[i*6 +: 6] = code;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -269,6 +269,9 @@ module ndp_device #(
     cnt_inc[ndp_dev_pkg::CntChunks]    = job_valid && job_ready;
     cnt_inc[ndp_dev_pkg::CntChunkHits] = cnt_hit;
     cnt_inc[ndp_dev_pkg::CntBlocks]    = cnt_block;
+    cnt_inc2 = '0;
+    cnt_inc2[ndp_dev_pkg::CntDecErr] = cnt_wr_decerr;
+    cnt_inc2[ndp_dev_pkg::CntSlvErr] = cnt_wr_slverr;
   end
 
   // ---------------------------------------------------------------------------------------------

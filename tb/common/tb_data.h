@@ -20,5 +20,8 @@ std::string stories260k_path();
 // Every tensor of the checkpoint as BF16. Returns false (and sets *why) when the file is missing
 // or unreadable.
 bool load_stories260k_bf16(std::vector<Bf16Tensor>* out, std::string* why);
+// The GPT-2 attention weights att.{query,key,value,proj}.w (768 x 768) of decoders 1..layers as
+// BF16 (FP32 -> BF16 by round-to-nearest-even). False (and *why) when the data is absent.
+bool load_gpt2_attention_bf16(int layers, std::vector<Bf16Tensor>* out, std::string* why);
 
 }  // namespace ndp::tb

@@ -101,7 +101,7 @@ bool write_file(const std::string& path, const std::vector<uint8_t>& data, std::
 namespace {
 
 void usage() {
-  std::fprintf(stderr, "usage: ndp-rtl ENGINE IN OUT [options]\n"
+  std::fprintf(stderr, "usage: ndp-rtl ENGINE IN OUT [options]   (or ENGINE IN -o OUT [options])\n"
                        "common options: --seed N --gaps P --backpressure P --fst FILE.fst\n"
                        "engines:\n");
   for (auto& [name, e] : ndp::rtl::engines()) std::fprintf(stderr, "  %s %s\n", name.c_str(), e.usage.c_str());
@@ -119,7 +119,7 @@ void print_json(const ndp::rtl::EngineResult& r) {
 
 int main(int argc, char** argv) {
   using namespace ndp::rtl;
-  if (argc < 4) {
+  if (argc < 3) {
     usage();
     return 2;
   }
@@ -131,10 +131,18 @@ int main(int argc, char** argv) {
   }
   EngineArgs a;
   a.in_path = argv[2];
-  a.out_path = argv[3];
+  int first_opt = 3;
+  if (argc > 3 && argv[3][0] != '-') {
+    a.out_path = argv[3];
+    first_opt = 4;
+  }
   const std::vector<std::string>& flags = it->second.flags;
-  for (int i = 4; i < argc; ++i) {
+  for (int i = first_opt; i < argc; ++i) {
     std::string k = argv[i];
+    if (k == "-o" && i + 1 < argc) {
+      a.out_path = argv[++i];
+      continue;
+    }
     if (k.rfind("--", 0) != 0) {
       std::fprintf(stderr, "ndp-rtl: unexpected argument '%s'\n", k.c_str());
       return 2;
@@ -150,6 +158,10 @@ int main(int argc, char** argv) {
     }
   }
   bool ok = true;
+  if (a.out_path.empty()) {
+    std::fprintf(stderr, "ndp-rtl: missing OUT (or -o OUT)\n");
+    return 2;
+  }
   a.seed = a.has("--seed") ? static_cast<uint64_t>(a.get_int("--seed", 0, &ok)) : ndp::tb::test_seed();
   a.gaps = a.get_double("--gaps", 0.0, &ok);
   a.backpressure = a.get_double("--backpressure", 0.0, &ok);

@@ -59,6 +59,8 @@ Status DeviceConfig::validate() const {
   if (max_tensors < 1 || max_tensors > 65535) return Status::Error("device config: max_tensors must be 1..65535");
   if (!pow2(max_chunk_elems) || max_chunk_elems < 128 || max_chunk_elems > 524288)
     return Status::Error("device config: max_chunk_elems must be a power of two in 128..524288");
+  if (chunk_align_log2 < 6 || (uint32_t{1} << chunk_align_log2) > max_chunk_elems)
+    return Status::Error("device config: chunk_align_log2 must be in 6..log2(max_chunk_elems)");
   if (chunk_buffers < 1) return Status::Error("device config: at least one chunk buffer");
   return Status::Ok();
 }
@@ -137,7 +139,8 @@ uint64_t DeviceModel::Impl::csr_value(uint64_t off) const {
     case kCsrId: return kIdMagic | uint64_t{kSpecVersion} << 32;
     case kCsrCaps:
       return cfg.lanes | uint64_t{cfg.max_tensors} << 8 | uint64_t{log2u(cfg.max_chunk_elems)} << 24 |
-             uint64_t{cfg.dtype_mask} << 32 | uint64_t{log2u(cfg.dram_bytes)} << 40;
+             uint64_t{cfg.dtype_mask} << 32 | uint64_t{log2u(cfg.dram_bytes)} << 40 |
+             uint64_t{cfg.chunk_align_log2} << 48;
     case kCsrCtrl: return enable ? kCtrlEnable : 0;
     case kCsrTensorCount: return tensor_count;
     case kCsrStatus: return (err_count ? kStatusError : 0) | rejected << 32;
@@ -178,7 +181,8 @@ Status DeviceModel::Impl::check_descriptor(const Descriptor& d, const MappedTens
   if (d.layout > 1) return Status::Error("layout " + std::to_string(d.layout));
   const Layout l = static_cast<Layout>(d.layout);
   if (d.slots != plane_order(*t, l).size()) return Status::Error("slot count " + std::to_string(d.slots));
-  if (d.chunk_elems % 64 || d.chunk_elems < 128 || d.chunk_elems > cfg.max_chunk_elems ||
+  const uint32_t align = uint32_t{1} << cfg.chunk_align_log2;
+  if (d.chunk_elems % align || d.chunk_elems < std::max<uint32_t>(128, align) || d.chunk_elems > cfg.max_chunk_elems ||
       (l == Layout::kExpByte && dtype_info(*t).is_float && d.chunk_elems > kMaxPlaneBytes))
     return Status::Error("chunk_elems " + std::to_string(d.chunk_elems));
   if (d.image >= cfg.dram_bytes || d.index >= cfg.dram_bytes || d.data_end > cfg.dram_bytes)

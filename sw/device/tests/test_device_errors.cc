@@ -249,6 +249,29 @@ TEST(DeviceErrors, RejectedDescriptors) {
   EXPECT_FALSE(load_image(*l2.m, l2.image, devtest::kImageBase, nullptr).ok());
 }
 
+TEST(DeviceErrors, ChunkGranularityOfCaps) {
+  // A device whose chunk_elems must be a multiple of 2^11 (the RTL): the synthetic image's
+  // 1024-element fp16 chunks are rejected, its 2048- and 4096-element chunks served.
+  DeviceConfig cfg;
+  cfg.chunk_align_log2 = 11;
+  auto m = DeviceModel::create(cfg);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ((m.value()->peek_csr(kCsrCaps) >> 48) & 0x1F, 11u);
+  const std::vector<uint8_t> image = devtest::synth_image();
+  auto img = ImageReader::open_bytes(image);
+  ASSERT_TRUE(img.ok());
+  MapPlan plan = plan_map(*img.value(), devtest::kImageBase).value();
+  ASSERT_TRUE(store_write(*m.value(), devtest::kImageBase, image.data(), image.size()).ok());
+  for (uint32_t t = 0; t < plan.desc.size(); ++t) ASSERT_TRUE(write_descriptor(*m.value(), t, plan.desc[t]).ok());
+  ASSERT_TRUE(csr_write(*m.value(), kCsrTensorCount, plan.desc.size()).ok());
+  uint64_t rejected = 0;
+  for (const Descriptor& d : plan.desc) rejected += d.chunk_elems % 2048 != 0;
+  EXPECT_GT(rejected, 0u);
+  EXPECT_EQ(m.value()->peek_csr(kCsrStatus) >> 32, rejected);
+  cfg.chunk_align_log2 = 16;  // 65536 > max_chunk_elems
+  EXPECT_FALSE(DeviceModel::create(cfg).ok());
+}
+
 TEST(DeviceErrors, LaneWithoutZstd) {
   DeviceConfig cfg;
   cfg.has_zstd = false;

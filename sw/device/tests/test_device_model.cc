@@ -47,7 +47,8 @@ TEST(DeviceModel, IdCapsAndConfig) {
   ASSERT_TRUE(id.ok());
   EXPECT_EQ(id.value(), 0x4450444Eu | uint64_t{1} << 32);
   EXPECT_EQ(csr_read(*m.value(), kCsrCaps).value(),
-            8u | uint64_t{300} << 8 | uint64_t{16} << 24 | uint64_t{0x02} << 32 | uint64_t{28} << 40);
+            8u | uint64_t{300} << 8 | uint64_t{16} << 24 | uint64_t{0x02} << 32 | uint64_t{28} << 40 |
+                uint64_t{6} << 48);  // chunk_elems granularity 2^6 (the default)
   EXPECT_EQ(csr_read(*m.value(), 0x100).value(), 0u);  // undefined register: 0, OKAY
   EXPECT_EQ(m.value()->peek_csr(kCsrCntHostRdBeats), 3u);
   cfg.dram_bytes = 3 << 20;

@@ -23,6 +23,7 @@ struct DeviceConfig {
   uint32_t lanes = 4;                       // decode lanes N (1..255), reported in CAPS only
   uint32_t max_tensors = 1024;              // descriptor table entries, 1..65535
   uint32_t max_chunk_elems = 32768;         // power of two in [128, 524288]
+  uint32_t chunk_align_log2 = 6;            // chunk_elems must be a multiple of 2^this (6..log2 max; RTL: 11)
   uint8_t dtype_mask = 0xFE;                // supported dtypes, bit = code (default: codes 1..7)
   uint32_t chunk_buffers = 2;               // C >= 1 decoded region chunks kept (LRU)
   bool has_zstd = true;                     // false: lanes without the ZSTD engine (lane status 10)

@@ -1,0 +1,424 @@
+// ndp_device end to end, beat by beat against the transaction-level model (sw/device DeviceModel,
+// the golden model of the controller) and the golden ImageReader: real stories260K and GPT-2 images
+// loaded through the store window with the driver's load_image, every bf16 region and guard count,
+// random bursts with many IDs in flight, gaps and backpressure on both ports, corrupted blocks
+// (SLVERR on exactly the beats that need them, the error log naming the block), index and span
+// errors, protocol errors and undefined addresses (DECERR/SLVERR), rejected descriptors. Every
+// burst must be answered within the bench watchdog (DeviceEnv::drain's cycle bound).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device_env.h"
+#include "ndp/device_model.h"
+#include "ndp/image.h"
+#include "ndp/precision.h"
+#include "tb_data.h"
+#include "tb_rng.h"
+
+namespace ndp::tb {
+namespace {
+
+using dev::Resp;
+constexpr uint64_t kImageBase = 0x10040;  // 64-byte aligned, not page aligned
+
+dev::DeviceConfig model_config() {
+  dev::DeviceConfig c;  // the bench RTL's parameters
+  c.dram_bytes = uint64_t{1} << DeviceEnv::kDramAw;
+  c.lanes = 4;
+  c.max_tensors = 64;
+  c.max_chunk_elems = 32768;
+  c.chunk_align_log2 = 11;
+  c.dtype_mask = 1u << static_cast<int>(DType::kBF16);
+  c.chunk_buffers = 2;
+  return c;
+}
+
+// The RTL and the model side by side: every burst goes to both, answers are compared per beat.
+class Mirror {
+ public:
+  Mirror(uint64_t seed, const DevKnobs& k) : env(seed, k) {
+    auto m = dev::DeviceModel::create(model_config());
+    EXPECT_TRUE(m.ok()) << m.status().message();
+    model = std::move(m.value());
+  }
+  // Queue a read burst on the RTL and answer it on the model now (both serve bursts in order).
+  void read(uint64_t addr, unsigned beats, uint32_t id, unsigned size = 6, unsigned burst = 1) {
+    Pending p{env.submit_read(addr, beats, id, size, burst), addr, {}, {}};
+    p.data.assign(size_t{beats} * 64, 0);
+    p.resp.assign(beats, Resp::kOkay);
+    model->read_burst(addr, beats, p.data.data(), p.resp.data(), static_cast<dev::BurstType>(burst), size);
+    pending_.push_back(std::move(p));
+  }
+  void write(uint64_t addr, const std::vector<uint8_t>& data, unsigned burst = 1) {
+    unsigned beats = static_cast<unsigned>(data.size() / 64);
+    size_t t = env.submit_write(addr, data, 3, {}, burst);
+    Resp m = model->write_burst(addr, beats, data.data(), nullptr, static_cast<dev::BurstType>(burst));
+    EXPECT_TRUE(env.drain(env.watchdog));
+    EXPECT_EQ(env.write_resp(t), static_cast<uint8_t>(m)) << "BRESP of the write at 0x" << std::hex << addr;
+  }
+  // Drain the RTL and compare every pending burst; returns beats compared.
+  uint64_t check() {
+    if (!env.drain(env.watchdog)) return 0;
+    uint64_t beats = 0;
+    last_.clear();
+    for (const Pending& p : pending_) {
+      const ReadResult& r = env.read_result(p.ticket);
+      last_.push_back(r.resp);
+      for (size_t i = 0; i < p.resp.size(); ++i, ++beats) {
+        uint64_t a = (p.addr & ~uint64_t{63}) + 64 * i;
+        if (r.resp[i] != static_cast<uint8_t>(p.resp[i])) {
+          ADD_FAILURE() << "beat at 0x" << std::hex << a << ": RRESP " << int(r.resp[i]) << ", model "
+                        << int(p.resp[i]) << "; RTL ERR_CODE 0x" << env.csr(dev::kCsrErrCode);
+          pending_.clear();
+          return beats;
+        }
+        for (int j = 0; j < 64; ++j)
+          if (r.data[64 * i + j] != p.data[64 * i + j]) {
+            ADD_FAILURE() << "beat at 0x" << std::hex << a << " byte " << std::dec << j << ": RTL 0x" << std::hex
+                          << int(r.data[64 * i + j]) << ", model 0x" << int(p.data[64 * i + j]);
+            pending_.clear();
+            return beats;
+          }
+      }
+    }
+    pending_.clear();
+    return beats;
+  }
+  // The error log, STATUS and every counter but CNT_CYCLES agree (read through both host ports).
+  void check_registers() {
+    auto rd = [&](uint64_t off, uint64_t* rtl, uint64_t* mdl) {
+      *rtl = env.csr(off);
+      *mdl = dev::csr_read(*model, off).value();
+    };
+    uint64_t r, m;
+    rd(dev::kCsrErrCode, &r, &m);
+    EXPECT_TRUE(dev::err_code_matches(r & 0xFF, m & 0xFF)) << "ERR_CODE RTL 0x" << std::hex << r << " model 0x" << m;
+    EXPECT_EQ(r >> 8, m >> 8) << "ERR_CODE plane/slot/tensor";
+    for (uint64_t off : {dev::kCsrErrChunk, dev::kCsrErrAddr, dev::kCsrErrCount, dev::kCsrCaps, dev::kCsrTensorCount}) {
+      rd(off, &r, &m);
+      EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
+    }
+    rd(dev::kCsrStatus, &r, &m);
+    EXPECT_EQ(r & ~dev::kStatusBusy, m & ~dev::kStatusBusy) << "STATUS";
+    for (uint64_t off = dev::kCsrCntHostRdBeats; off <= dev::kCsrCntBlocks; off += 8) {
+      rd(off, &r, &m);
+      EXPECT_EQ(r, m) << "counter 0x" << std::hex << off;
+    }
+  }
+  // Store-window write of the same bytes into both DRAMs.
+  void poke(uint64_t dram_addr, const std::vector<uint8_t>& bytes) {
+    EXPECT_TRUE(dev::store_write(env, dram_addr, bytes.data(), bytes.size()).ok());
+    EXPECT_TRUE(dev::store_write(*model, dram_addr, bytes.data(), bytes.size()).ok());
+  }
+
+  // A register read through both ports (keeps the read counters in step); returns the RTL's value.
+  uint64_t csr(uint64_t off) {
+    uint64_t m = dev::csr_read(*model, off).value();
+    uint64_t r = env.csr(off);
+    if (off != dev::kCsrCntCycles && off != dev::kCsrErrCode) EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
+    return r;
+  }
+  // RRESP of every beat of the bursts the last check() compared, in submission order.
+  const std::vector<std::vector<uint8_t>>& last_resps() const { return last_; }
+
+  DeviceEnv env;
+  std::unique_ptr<dev::DeviceModel> model;
+
+ private:
+  std::vector<std::vector<uint8_t>> last_;
+  struct Pending {
+    size_t ticket;
+    uint64_t addr;
+    std::vector<uint8_t> data;
+    std::vector<Resp> resp;
+  };
+  std::vector<Pending> pending_;
+};
+
+struct Loaded {
+  std::vector<uint8_t> image;
+  std::unique_ptr<ImageReader> reader;
+  dev::MapPlan plan;
+};
+
+// Pack up to n stories260K tensors (BF16) at chunk_elems and load the image into both devices.
+bool load_stories(Mirror& mr, uint32_t chunk, size_t n, Loaded* L) {
+  std::vector<Bf16Tensor> ts;
+  std::string why;
+  if (!load_stories260k_bf16(&ts, &why)) return false;
+  ImageWriter w;
+  for (size_t i = 0; i < ts.size() && i < n; ++i) {
+    TensorOptions o;
+    o.chunk_elems = chunk;
+    o.layout = i % 3 == 2 ? Layout::kBitplane : Layout::kExpByte;  // both layouts
+    EXPECT_TRUE(w.add_tensor(ts[i].name, DType::kBF16, {ts[i].elements()}, ts[i].bytes.data(), ts[i].bytes.size(), o).ok());
+  }
+  L->image = w.finish().value();
+  L->reader = std::move(ImageReader::open_bytes(L->image).value());
+  Status a = dev::load_image(mr.env, L->image, kImageBase, &L->plan);
+  Status b = dev::load_image(*mr.model, L->image, kImageBase, nullptr);
+  EXPECT_TRUE(a.ok()) << a.message();
+  EXPECT_TRUE(b.ok()) << b.message();
+  return a.ok() && b.ok();
+}
+
+uint64_t region_addr(const Region& r, uint64_t base, uint64_t off) {
+  return dev::window_address(dev::region_window(dev::format_number(r, DType::kBF16).value(), r.guard), base + off);
+}
+
+// Read tensor t of region r whole through bursts of up to 4 KiB with IDs 0..ids-1, against the
+// model and the golden reader.
+uint64_t read_region(Mirror& mr, Loaded& L, size_t t, const Region& r, unsigned ids) {
+  std::vector<uint8_t> gold;
+  EXPECT_TRUE(L.reader->read_region(L.plan.image_tensor[t], r, gold).ok());
+  const uint64_t base = L.plan.desc[t].base, len = (gold.size() + 63) / 64 * 64;
+  unsigned id = 0;
+  std::vector<std::pair<size_t, uint64_t>> mine;
+  for (uint64_t a = 0; a < len;) {
+    uint64_t n = std::min<uint64_t>(len - a, 4096 - a % 4096);
+    mine.push_back({mr.env.submit_read(region_addr(r, base, a), static_cast<unsigned>(n / 64), id++ % ids), a});
+    a += n;
+  }
+  if (!mr.env.drain(mr.env.watchdog)) return 0;
+  gold.resize(len, 0);
+  for (auto& [tk, a] : mine) {
+    const ReadResult& rr = mr.env.read_result(tk);
+    for (size_t i = 0; i < rr.resp.size(); ++i) EXPECT_EQ(rr.resp[i], 0) << "offset " << a + 64 * i;
+    if (std::memcmp(rr.data.data(), gold.data() + a, rr.data.size()) != 0) {
+      ADD_FAILURE() << L.reader->tensors()[L.plan.image_tensor[t]].name << " " << region_name(r, DType::kBF16)
+                    << " g" << r.guard << ": region bytes differ from ndp read in [" << a << ", "
+                    << a + rr.data.size() << ")";
+      return 0;
+    }
+  }
+  // the same reads on the model keep its counters and chunk buffers in step with the RTL
+  std::vector<uint8_t> md(len);
+  std::vector<Resp> mresp;
+  EXPECT_TRUE(mr.model->read(region_addr(r, base, 0), len, md.data(), &mresp).ok());
+  EXPECT_EQ(0, std::memcmp(md.data(), gold.data(), len)) << "model differs from ndp read";
+  return len / 64;
+}
+
+TEST(NdpDevice, ControlRegistersAndDecodeErrors) {
+  Mirror mr(test_seed(), {});
+  EXPECT_EQ(mr.env.csr(dev::kCsrId), dev::csr_read(*mr.model, dev::kCsrId).value());
+  mr.read(0x0, 1, 0);                              // ID, CAPS, CTRL, ...
+  mr.read(0x2000, 1, 1);                           // undefined control offset
+  mr.read(dev::window_address(0x05, 0), 2, 2);     // undefined window
+  mr.read(dev::window_address(0x40, 0), 1, 3);     // reserved KV window
+  mr.read(dev::window_address(0x80, 0), 1, 4);     // region window, nothing mapped
+  mr.read(dev::window_address(0x8C, 0), 1, 5);     // f = 12: no region
+  mr.read(dev::window_address(0xE0, 0), 1, 6);     // g = 3
+  mr.write(dev::window_address(0x80, 0), std::vector<uint8_t>(128, 1));  // region windows are read-only
+  EXPECT_GT(mr.check(), 0u);
+  mr.check_registers();
+}
+
+TEST(NdpDevice, StoreWindowAndProtocolErrors) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.2, 0.2, 0.2, 40, 8});
+  std::vector<uint8_t> d(8192);
+  for (auto& x : d) x = static_cast<uint8_t>(rng.u32());
+  mr.write(dev::window_address(1, 0x3000), std::vector<uint8_t>(d.begin(), d.begin() + 4096));
+  mr.write(dev::window_address(1, 0x4000), std::vector<uint8_t>(d.begin() + 4096, d.end()));
+  mr.read(dev::window_address(1, 0x3000), 64, 3);
+  mr.read(dev::window_address(1, 0x4000), 64, 4);
+  const uint64_t top = uint64_t{1} << DeviceEnv::kDramAw;
+  mr.read(dev::window_address(1, top - 128), 2, 5);                 // the last two lines of DRAM
+  mr.read(dev::window_address(1, top), 4, 5);                       // past DRAM: DECERR
+  mr.write(dev::window_address(1, top), std::vector<uint8_t>(256, 7));
+  mr.write(dev::window_address(1, top - 128), std::vector<uint8_t>(256, 7));  // crosses 4 KiB: SLVERR
+  mr.read(dev::window_address(1, 0x3000), 4, 6, 6, 0);              // FIXED
+  mr.read(dev::window_address(1, 0x3000), 4, 6, 6, 2);              // WRAP
+  mr.read(dev::window_address(1, 0x3000), 4, 6, 5, 1);              // narrow beats
+  mr.read(dev::window_address(1, 0x3F80), 4, 7);                    // crosses 4 KiB
+  mr.write(dev::window_address(1, 0x5F80), std::vector<uint8_t>(256, 9));  // crosses 4 KiB: nothing written
+  mr.read(dev::window_address(1, 0x5F80), 2, 7);
+  EXPECT_GT(mr.check(), 0u);
+  mr.check_registers();
+}
+
+TEST(NdpDevice, EveryRegionStories260K) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.2, 0.2, 40, 8});
+  Loaded L;
+  if (!load_stories(mr, 2048, 6, &L)) GTEST_SKIP() << "stories260K not found";
+  uint64_t beats = 0;
+  for (int g = 0; g <= 2; ++g)
+    for (const Region& r : all_regions(DType::kBF16, g)) {
+      beats += read_region(mr, L, rng.range(0, L.plan.desc.size() - 1), r, 4);
+      if (testing::Test::HasFailure()) return;
+    }
+  mr.check_registers();
+  std::printf("%llu beats compared with ndp read and the model, %llu cycles\n", (unsigned long long)beats,
+              (unsigned long long)mr.env.cycle());
+}
+
+TEST(NdpDevice, RandomBurstsManyIds) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.3, 0.3, 0.3, 30, 30});
+  Loaded L;
+  if (!load_stories(mr, 4096, 12, &L)) GTEST_SKIP() << "stories260K not found";
+  uint64_t beats = 0;
+  for (int round = 0; round < 8; ++round) {
+    for (int i = 0; i < 25; ++i) {
+      size_t t = rng.range(0, L.plan.desc.size() - 1);
+      Region r = all_regions(DType::kBF16, static_cast<int>(rng.range(0, 2)))[rng.range(0, 15)];
+      uint64_t bytes = region_output_bytes(r, DType::kBF16, L.plan.desc[t].elems);
+      uint64_t off = rng.range(0, bytes + 256) / 64 * 64;  // sometimes past the end: DECERR
+      unsigned beats_n = static_cast<unsigned>(rng.range(1, 64 - (off % 4096) / 64));
+      mr.read(region_addr(r, L.plan.desc[t].base, off), beats_n, static_cast<uint32_t>(rng.range(0, 7)));
+    }
+    beats += mr.check();
+    if (testing::Test::HasFailure()) return;
+  }
+  mr.check_registers();
+  std::printf("%llu random beats compared\n", (unsigned long long)beats);
+  EXPECT_GT(beats, 0u);
+}
+
+// Plane block `slot` of chunk k of mapped tensor t: its DRAM address and span.
+std::pair<uint64_t, uint64_t> block_at(const Loaded& L, size_t t, uint64_t k, size_t slot) {
+  size_t it = L.plan.image_tensor[t];
+  return {kImageBase + L.reader->block_offset(it, k, slot), L.reader->block_span(it, k, slot)};
+}
+
+TEST(NdpDevice, CorruptBlocksAnswerSlverrOnlyWhereNeeded) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.2, 0.1, 30, 8});
+  Loaded L;
+  if (!load_stories(mr, 2048, 4, &L)) GTEST_SKIP() << "stories260K not found";
+  // tensor 1, chunk 1: flip a payload byte of the lowest mantissa plane (slot 8 in expbyte) and of
+  // the exponent byte plane of chunk 2
+  size_t t = 0;
+  while (t + 1 < L.plan.desc.size() && L.reader->tensors()[L.plan.image_tensor[t]].chunks < 3) ++t;
+  ASSERT_GE(L.reader->tensors()[L.plan.image_tensor[t]].chunks, 3u);
+  ASSERT_EQ(L.plan.desc[t].layout, 1) << "the test corrupts expbyte slots";
+  auto [a1, s1] = block_at(L, t, 1, 8);
+  auto [a2, s2] = block_at(L, t, 2, 1);
+  std::vector<uint8_t> line(64);
+  for (auto [a, s] : {std::pair{a1, s1}, std::pair{a2, s2}}) {
+    uint64_t victim = a + 12 + (s - 12) / 2, l = victim / 64 * 64;
+    std::memcpy(line.data(), L.image.data() + (l - kImageBase), 64);
+    line[victim - l] ^= 0x5A;
+    mr.poke(l, line);
+  }
+  // Chunks 0..3 of the tensor, in regions that fetch plane 0 (full; e8m6 with g = 1 fetches
+  // t = 7 mantissa planes) and regions that do not (e8m0 g0, fp8-e4m3 g2: t = 5, mxfp4 g1: t = 2).
+  struct Case { Region r; bool needs_plane0; };
+  const Case cases[] = {{Region{RegionKind::kFull, 0, 0}, true}, {Region{RegionKind::kEmK, 6, 1}, true},
+                        {Region{RegionKind::kEmK, 0, 0}, false}, {Region{RegionKind::kFP8E4M3, 0, 2}, false},
+                        {Region{RegionKind::kMXFP4, 0, 1}, false}};
+  for (const Case& c : cases) {
+    const uint64_t rc = region_output_bytes(c.r, DType::kBF16, 2048);  // bytes of one chunk
+    mr.read(region_addr(c.r, L.plan.desc[t].base, 0), static_cast<unsigned>(std::min<uint64_t>(4 * rc, 4096) / 64), 1);
+    for (uint64_t a = 4096; a < 4 * rc; a += 4096)
+      mr.read(region_addr(c.r, L.plan.desc[t].base, a), static_cast<unsigned>(std::min<uint64_t>(4096, 4 * rc - a) / 64), 2);
+    ASSERT_GT(mr.check(), 0u);
+    // explicit: SLVERR exactly on the beats of chunk 2 (EXPBYTE, every region) and of chunk 1 when
+    // the region fetches plane 0; OKAY elsewhere
+    uint64_t beat = 0;
+    for (const auto& resp : mr.last_resps())
+      for (uint8_t x : resp) {
+        uint64_t k = beat++ * 64 / rc;
+        bool bad = k == 2 || (k == 1 && c.needs_plane0);
+        EXPECT_EQ(x, bad ? 2 : 0) << region_name(c.r, DType::kBF16) << " g" << c.r.guard << " beat " << beat - 1;
+      }
+    if (testing::Test::HasFailure()) return;
+  }
+  EXPECT_EQ((mr.csr(dev::kCsrErrCode) >> 32) & 0xFFFFFFFF, t);
+  EXPECT_EQ(mr.csr(dev::kCsrErrChunk), 1u);  // the first failure: chunk 1, plane 0, slot 8
+  EXPECT_EQ((mr.csr(dev::kCsrErrCode) >> 8) & 0xFFFFFF, 0x000800u);
+  EXPECT_EQ(mr.csr(dev::kCsrErrAddr), a1);
+  mr.check_registers();
+  // index entry of chunk 3 of tensor 0: a block offset pointing backwards
+  uint64_t P = L.plan.desc[0].slots, E = 8 + 4 * P, at = L.plan.desc[0].index + 3 * E + 8 + 4 * 2;
+  uint64_t l = at / 64 * 64;
+  std::memcpy(line.data(), L.image.data() + (l - kImageBase), 64);
+  line[at - l + 3] ^= 0x80;
+  mr.poke(l, line);
+  mr.read(region_addr(Region{}, L.plan.desc[0].base, 3 * 2048 * 2), 64, 2);
+  mr.check();
+  mr.check_registers();
+}
+
+TEST(NdpDevice, Gpt2AttentionImage) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.2, 0.2, 40, 8});
+  std::vector<Bf16Tensor> ts;
+  std::string why;
+  if (!load_gpt2_attention_bf16(1, &ts, &why)) GTEST_SKIP() << why;
+  ImageWriter w;  // what `ndp pack` writes: chunk 32768, expbyte, codec auto
+  for (const auto& t : ts)
+    ASSERT_TRUE(w.add_tensor(t.name, DType::kBF16, {768, 768}, t.bytes.data(), t.bytes.size()).ok());
+  Loaded L;
+  L.image = w.finish().value();
+  L.reader = std::move(ImageReader::open_bytes(L.image).value());
+  ASSERT_TRUE(dev::load_image(mr.env, L.image, kImageBase, &L.plan).ok());
+  ASSERT_TRUE(dev::load_image(*mr.model, L.image, kImageBase, nullptr).ok());
+  // one whole tensor in a seeded region, then random bursts over all tensors and regions
+  Region r = all_regions(DType::kBF16, static_cast<int>(rng.range(0, 2)))[rng.range(0, 15)];
+  uint64_t beats = read_region(mr, L, rng.range(0, 3), r, 4);
+  for (int i = 0; i < 24; ++i) {
+    size_t t = rng.range(0, 3);
+    Region q = all_regions(DType::kBF16, static_cast<int>(rng.range(0, 2)))[rng.range(0, 15)];
+    uint64_t off = rng.range(0, region_output_bytes(q, DType::kBF16, 768 * 768) - 1) / 64 * 64;
+    mr.read(region_addr(q, L.plan.desc[t].base, off), static_cast<unsigned>(rng.range(1, 64 - (off % 4096) / 64)),
+            static_cast<uint32_t>(i % 5));
+  }
+  beats += mr.check();
+  mr.check_registers();
+  std::printf("%llu beats of GPT-2 decoder1 compared, %llu cycles\n", (unsigned long long)beats,
+              (unsigned long long)mr.env.cycle());
+}
+
+TEST(NdpDevice, BlockSpanAndRejectedDescriptor) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.1, 0.1, 20, 4});
+  Loaded L;
+  if (!load_stories(mr, 2048, 6, &L)) GTEST_SKIP() << "stories260K not found";
+  // chunk 0 of tensor 0: slot 3 starts one byte later, so block 2 is one byte longer than its header
+  // says (BlockSpan, logged first: slot 2 < 3) and block 3 loses its first header byte
+  const dev::Descriptor& d0 = L.plan.desc[0];
+  uint64_t at = d0.index + 8 + 4 * 3, l = at / 64 * 64;
+  std::vector<uint8_t> line(L.image.begin() + (l - kImageBase), L.image.begin() + (l - kImageBase) + 64);
+  uint32_t rel;
+  std::memcpy(&rel, line.data() + (at - l), 4);
+  ++rel;
+  std::memcpy(line.data() + (at - l), &rel, 4);
+  mr.poke(l, line);
+  mr.read(region_addr(Region{}, d0.base, 0), 16, 0);
+  ASSERT_GT(mr.check(), 0u);
+  for (uint8_t x : mr.last_resps()[0]) EXPECT_EQ(x, 2);
+  EXPECT_EQ(mr.csr(dev::kCsrErrCode) & 0xFFFFFFFF, 0x00020604u);  // slot 2, plane 6, code 4 (BlockSpan)
+  // descriptor 2 moved off its 2 MiB alignment: not mapped, its range DECERR, the others served
+  dev::Descriptor bad = L.plan.desc[2];
+  bad.base += 4096;
+  std::vector<uint8_t> dl(64);
+  bad.encode(dl.data());
+  mr.write(dev::window_address(0, dev::kDescTableBase + 64 * 2), dl);
+  std::vector<uint8_t> tc(64, 0), en(64, 0);
+  uint64_t n = L.plan.desc.size(), one = 1;
+  std::memcpy(tc.data() + 0x18 % 64, &n, 8);
+  std::memcpy(en.data() + 0x10 % 64, &one, 8);
+  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrCtrl, dev::kCtrlClearErrLog).ok());
+  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrCtrl, dev::kCtrlClearErrLog).ok());
+  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrTensorCount, n).ok());
+  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrTensorCount, n).ok());
+  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrCtrl, dev::kCtrlEnable).ok());
+  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrCtrl, dev::kCtrlEnable).ok());
+  EXPECT_EQ(mr.csr(dev::kCsrStatus) >> 32, 1u);
+  EXPECT_EQ(mr.csr(dev::kCsrErrCode), (uint64_t{2} << 32) | 3u);
+  mr.read(region_addr(Region{}, L.plan.desc[2].base, 0), 4, 1);
+  mr.read(region_addr(Region{}, L.plan.desc[3].base, 0), 4, 2);
+  ASSERT_GT(mr.check(), 0u);
+  EXPECT_EQ(mr.last_resps()[0][0], 3);
+  EXPECT_EQ(mr.last_resps()[1][0], 0);
+  mr.check_registers();
+}
+
+}  // namespace
+}  // namespace ndp::tb
