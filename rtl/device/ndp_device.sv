@@ -280,5 +280,6 @@ module ndp_device #(
   `NDP_ASSERT_STREAM(s_b_a, s_b_valid_o, s_b_ready_i, {s_b_id_o, s_b_resp_o})
   `NDP_ASSERT_STREAM(m_ar_a, m_ar_valid_o, m_ar_ready_i, {m_ar_id_o, m_ar_addr_o, m_ar_len_o})
   `NDP_ASSERT_STREAM(m_aw_a, m_aw_valid_o, m_aw_ready_i, {m_aw_addr_o, m_aw_len_o})
+  `NDP_ASSERT_STREAM(m_w_a, m_w_valid_o, m_w_ready_i, {m_w_data_o, m_w_strb_o, m_w_last_o})
   `NDP_ASSERT_INIT(params_a, Lanes >= 1 && Lanes <= 16 && DramAw >= 16 && DramAw <= 40)
 endmodule

@@ -275,7 +275,7 @@ struct BfmT final : DeviceEnv::Impl {
     }
   }
   void drive_dram(Model& m) {
-    if (ddr) step_ddr5();
+    if (ddr && (!dram_ar.empty() || !ddr_wait.empty() || !ddr->idle())) step_ddr5();  // idle: the model jumps later
     m.m_ar_ready_i = 1;
     m.m_aw_ready_i = 1;
     m.m_w_ready_i = 1;
@@ -284,6 +284,7 @@ struct BfmT final : DeviceEnv::Impl {
     m.m_b_resp_i = 0;
     if (m_r_fire) {
       ++env.dram_rd_beats_;
+      env.dram_last_r_cycle_ = cycle();
       DramAr& a = dram_ar[dram_cur];
       if (++a.sent == a.beats) {
         dram_ar.erase(dram_ar.begin() + dram_cur);

@@ -84,6 +84,7 @@ class DeviceEnv : public ndp::dev::HostPort {
   std::vector<uint8_t>& dram() { return dram_; }
   uint64_t cycle() const;
   uint64_t dram_read_beats() const { return dram_rd_beats_; }
+  uint64_t dram_last_r_cycle() const { return dram_last_r_cycle_; }  // cycle of the latest DRAM R beat
   // DDR5 statistics (knobs.ddr5 only).
   Ddr5Stats dram_stats() const;
   // Max cycles drain() waits for one call of the HostPort functions.
@@ -95,7 +96,7 @@ class DeviceEnv : public ndp::dev::HostPort {
   std::vector<ReadResult> reads_;
   std::vector<WriteJob> writes_;
   std::vector<uint8_t> dram_;
-  uint64_t dram_rd_beats_ = 0;
+  uint64_t dram_rd_beats_ = 0, dram_last_r_cycle_ = 0;
   friend struct Impl;
   template <class Model>
   friend struct BfmT;

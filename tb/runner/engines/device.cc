@@ -8,7 +8,9 @@
 // JSON fields: cycles (first AR to last R of the read phase), host_bytes (region bytes returned),
 // dram_bytes (CNT_DRAM_RD_BYTES of the read phase), bytes_per_cycle (host bytes per cycle),
 // row_hit_rate and dram_energy_nj (DDR5 model, read phase), chunks (decodes), golden_dram_bytes
-// (what the golden reader fetches: plane blocks only), burst latency percentiles, lanes, clock.
+// (what the golden reader fetches: plane blocks only), burst latency percentiles, lanes, clock, and
+// a byte-level baseline on the same DDR5 model (the BF16 words of the same elements, fetched whole:
+// baseline_dram_bytes, baseline_energy_nj, baseline_access_energy_nj, baseline_time_ns).
 #include <algorithm>
 #include <cstring>
 
@@ -40,6 +42,50 @@ void submit_range(tb::DeviceEnv& env, uint64_t window_base, uint64_t off, uint64
   }
 }
 
+// --pattern chunk: the first 64-byte line of chunk 0, 1, ... (up to --reads chunks), one at a time
+// on an idle device with cold chunk buffers: the latency of a chunk read split into DRAM (host AR to
+// the last DRAM beat of the chunk's index and blocks), decode (to the lanes' end: the rest minus the
+// assembly) and reassembly (the assembler's ceil(n/16) beats + its 10-cycle pipeline + the first
+// line out). Lanes decode while their blocks stream in, so "DRAM" holds the decode overlap.
+template <class WindowBase>
+int chunk_latency(tb::DeviceEnv& env, const std::vector<std::pair<size_t, Region>>& which,
+                  const std::vector<std::vector<uint8_t>>& gold, const dev::MapPlan& plan, WindowBase window_base,
+                  int64_t reads, uint64_t clock_ps, rtl::EngineResult& r) {
+  const dev::Descriptor& d = plan.desc[which[0].first];
+  const uint64_t chunks = (d.elems + d.chunk_elems - 1) / d.chunk_elems,
+                 rc = region_output_bytes(which[0].second, static_cast<DType>(d.dtype), d.chunk_elems);
+  double sum_total = 0, sum_dram = 0, sum_asm = 0;
+  uint64_t n = 0, k_max = std::min<uint64_t>(chunks - 1, static_cast<uint64_t>(reads) - 1);
+  bool exact = true;
+  std::vector<uint8_t> out;
+  for (uint64_t k = 0; k <= k_max; ++k, ++n) {
+    if (!dev::csr_write(env, dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush).ok()) return 1;
+    const uint64_t off = k * rc;
+    size_t t = env.submit_read(window_base(0) + off, 1, 0);
+    if (!env.drain(env.watchdog)) return 1;
+    const tb::ReadResult& rr = env.read_result(t);
+    exact = exact && rr.resp[0] == 0 && std::equal(rr.data.begin(), rr.data.end(), gold[0].begin() + static_cast<std::ptrdiff_t>(off));
+    out.insert(out.end(), rr.data.begin(), rr.data.end());
+    const double total = double(rr.first_cycle - rr.ar_cycle), dram = double(env.dram_last_r_cycle() - rr.ar_cycle);
+    const double asm_cycles = double((std::min<uint64_t>(d.chunk_elems, d.elems - k * d.chunk_elems) + 15) / 16 + 10 + 2);
+    sum_total += total;
+    sum_dram += dram;
+    sum_asm += asm_cycles;
+  }
+  const double ns = double(clock_ps) / 1000.0;
+  r.cycles = static_cast<uint64_t>(sum_total / double(n));
+  r.out_bytes = out.size();
+  r.status = exact ? "ok" : "mismatch";
+  r.add("chunks_measured", n);
+  r.add("chunk_latency_cycles", sum_total / double(n));
+  r.add("dram_cycles", sum_dram / double(n));
+  r.add("decode_cycles", (sum_total - sum_dram - sum_asm) / double(n));
+  r.add("assemble_cycles", sum_asm / double(n));
+  r.add("chunk_latency_ns", sum_total / double(n) * ns);
+  r.add("chunk_elems", uint64_t{d.chunk_elems});
+  return exact ? 0 : 1;
+}
+
 int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   std::vector<uint8_t> image;
   if (!rtl::read_file(a.in_path, &image, &r.message)) return 2;
@@ -54,8 +100,9 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   const double mhz = a.get_double("--clock-mhz", 1000.0, &ok);
   const std::string pattern = a.get("--pattern", "seq");
   if (!ok) return 2;
-  if (!a.has("--region") || guard < 0 || guard > 2 || mhz <= 0 || reads < 1 || (pattern != "seq" && pattern != "random")) {
-    r.message = "needs --region FORMAT; --guard 0..2, --clock-mhz > 0, --pattern seq|random, --reads >= 1";
+  if (!a.has("--region") || guard < 0 || guard > 2 || mhz <= 0 || reads < 1 ||
+      (pattern != "seq" && pattern != "random" && pattern != "chunk")) {
+    r.message = "needs --region FORMAT; --guard 0..2, --clock-mhz > 0, --pattern seq|random|chunk, --reads >= 1";
     return 2;
   }
   if (!tb::DeviceEnv::has_lanes(static_cast<unsigned>(lanes))) {
@@ -109,6 +156,7 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
     uint8_t f = dev::format_number(g, (*reader)->tensors()[plan.image_tensor[which[i].first]].dtype).value();
     return dev::window_address(dev::region_window(f, g.guard), plan.desc[which[i].first].base);
   };
+  if (pattern == "chunk") return chunk_latency(env, which, gold, plan, window_base, reads, k.clock_ps, r);
   const Phase p0 = snapshot(env);
   std::vector<size_t> tickets;
   std::vector<std::pair<size_t, uint64_t>> rand_reads;  // (which index, offset)
@@ -180,7 +228,37 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   r.add("dram_bytes", p1.dram_rd - p0.dram_rd);
   r.add("golden_dram_bytes", golden_fetch);
   r.add("row_hit_rate", bursts ? double(hits) / double(bursts) : 0.0);
+  // access energy: activates, reads, writes (refresh and background grow with elapsed time)
+  auto active = [](const Ddr5Energy& e) { return e.act_nj + e.rd_nj + e.wr_nj; };
   r.add("dram_energy_nj", d1.energy.total_nj() - d0.energy.total_nj());
+  r.add("dram_access_energy_nj", active(d1.energy) - active(d0.energy));
+  r.add("device_time_ns", double(r.cycles) * double(k.clock_ps) / 1000.0);
+  // Byte-level baseline on the same DRAM model: the full BF16 words of the same elements, read
+  // sequentially in 4 KiB requests (the host converts).
+  std::vector<Ddr5Access> base_reads;
+  uint64_t at = 0;
+  auto add_base = [&](uint64_t raw) {
+    raw = (raw + 63) / 64 * 64;
+    base_reads.push_back({at, raw});
+    at += (raw + 4095) / 4096 * 4096;
+  };
+  if (pattern == "seq") {
+    for (size_t i = 0; i < which.size(); ++i) add_base(2 * plan.desc[which[i].first].elems);
+  } else {
+    for (auto [i, off] : rand_reads) {
+      const uint64_t n = plan.desc[which[i].first].elems, len = std::min<uint64_t>(4096, gold[i].size() - off);
+      add_base(2 * (len * n + gold[i].size() - 1) / gold[i].size());  // the elements behind len region bytes
+    }
+  }
+  auto bl = ddr5_run_reads(Ddr5Config{}, base_reads);
+  if (bl.ok()) {
+    uint64_t bytes = 0;
+    for (const auto& b : base_reads) bytes += b.bytes;
+    r.add("baseline_dram_bytes", bytes);
+    r.add("baseline_energy_nj", bl->total.energy.total_nj());
+    r.add("baseline_access_energy_nj", active(bl->total.energy));
+    r.add("baseline_time_ns", double(bl->elapsed_ps) / 1000.0);
+  }
   r.add("chunks", p1.chunks - p0.chunks);
   r.add("bursts", uint64_t{tickets.size()});
   r.add("burst_latency_p50", lat[lat.size() / 2]);
