@@ -6,8 +6,8 @@
 // with one done beat carrying the device error code: 0, 16 + the lane status (lane_pkg::status_e),
 // or 4 (BlockSpan) when the lane accepts a block whose 12 + comp_size does not fill its span.
 //
-/// Registers: the assignment, the fetch pointers and credit counter, the input FIFO (fifo_sync of
-/// 64-byte words with their valid byte range), the aligner's half-word phase, the output byte
+/// Registers: the assignment, the fetch pointers and credit counter, the input FIFO (fifo_ram: a RAM
+/// macro of 64-byte words with their valid byte range), the aligner's half-word phase, the output byte
 /// queue and write pointer. The lane's own registers are in codec_lane_dec.
 `include "ndp_assert.svh"
 
@@ -90,7 +90,7 @@ module ndp_dev_lane #(
   assign r_lo = (rline_q == first_q) ? start_q[5:0] : 6'd0;
   assign r_hi = (rline_q == last_q) ? ((end_q[5:0] == 6'd0) ? 7'd64 : 7'(end_q[5:0])) : 7'd64;
 
-  fifo_sync #(.Width(IW), .Depth(FifoWords)) u_in (
+  fifo_ram #(.Width(IW), .Depth(FifoWords)) u_in (
     .clk_i, .rst_ni,
     .in_valid_i (r_valid_i),
     .in_ready_o (unused_if_in_ready),

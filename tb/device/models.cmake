@@ -6,7 +6,7 @@ if(NOT "4" IN_LIST NDP_DEVICE_LANES)
   list(APPEND NDP_DEVICE_LANES 4)
 endif()
 set(NDP_RTL_DEV ${NDP_RTL_DIR}/device)
-set(NDP_DEVICE_SOURCES ${NDP_RTL_COMMON} ${NDP_RTL_DIR}/bitplane/bp_pkg.sv ${NDP_RTL_DIR}/lz4/lz4_pkg.sv
+set(NDP_DEVICE_SOURCES ${NDP_RTL_COMMON} ${NDP_RTL_DIR}/common/fifo_ram.sv ${NDP_RTL_DIR}/bitplane/bp_pkg.sv ${NDP_RTL_DIR}/lz4/lz4_pkg.sv
           ${NDP_RTL_DIR}/lane/lane_pkg.sv ${NDP_RTL_DIR}/zstd/zstd_pkg.sv ${NDP_RTL_DEV}/ndp_dev_pkg.sv
           ${NDP_RTL_DIR}/bitplane/bp_asm_dec.sv ${NDP_RTL_DIR}/bitplane/bp_asm_align.sv
           ${NDP_RTL_DIR}/bitplane/bp_asm_round.sv ${NDP_RTL_DIR}/bitplane/bp_asm_mx.sv
