@@ -3,6 +3,7 @@
 //   a: fifo_sync (Depth 3, not a power of two)      b: spill_reg
 //   c: stream_fork into two FIFOs, stalled independently (c_stall_i), joined again by stream_join
 //   d: rr_arbiter + stream_mux over three sources    e: stream_demux to three sinks
+//   f: fifo_ram (Depth 5: RAM storage, not a power of two)
 module tb_cells (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -40,8 +41,23 @@ module tb_cells (
   output logic        e_in_ready_o,
   input  logic [1:0]  e_in_sel_i,
   output logic [2:0]  e_out_valid_o,
-  input  logic [2:0]  e_out_ready_i
+  input  logic [2:0]  e_out_ready_i,
+  // f
+  input  logic        f_in_valid_i,
+  output logic        f_in_ready_o,
+  input  logic [15:0] f_in_data_i,
+  output logic        f_out_valid_o,
+  input  logic        f_out_ready_i,
+  output logic [15:0] f_out_data_o
 );
+  logic [2:0] unused_cnt_f;
+  fifo_ram #(.Width(16), .Depth(5)) u_fifo_ram (
+    .clk_i, .rst_ni,
+    .in_valid_i(f_in_valid_i), .in_ready_o(f_in_ready_o), .in_data_i(f_in_data_i),
+    .out_valid_o(f_out_valid_o), .out_ready_i(f_out_ready_i), .out_data_o(f_out_data_o),
+    .count_o(unused_cnt_f)
+  );
+
   logic [2:0] unused_cnt_a;
   fifo_sync #(.Width(16), .Depth(3)) u_fifo (
     .clk_i, .rst_ni,

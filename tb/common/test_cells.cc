@@ -40,6 +40,9 @@ void zero_inputs(Vtb_cells* m) {
   m->a_in_valid_i = 0;
   m->a_in_data_i = 0;
   m->a_out_ready_i = 0;
+  m->f_in_valid_i = 0;
+  m->f_in_data_i = 0;
+  m->f_out_ready_i = 0;
   m->b_in_valid_i = 0;
   m->b_in_data_i = 0;
   m->b_out_ready_i = 0;
@@ -60,25 +63,27 @@ void bytes_of(uint32_t v, int n, std::vector<uint8_t>& out) {
   for (int i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 
-// a (fifo_sync), b (spill_reg) and c (fork/join) in one run; d and e below.
+// a (fifo_sync), b (spill_reg), c (fork/join) and f (fifo_ram) in one run; d and e below.
 void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, int beats, bool expect_full_rate) {
   Rng rng(seed);
   Dut<Vtb_cells> dut(seed, fst);
   Vtb_cells* m = &dut.model();
   zero_inputs(m);
-  ByteScoreboard sa("fifo_sync"), sb("spill_reg"), sc("fork/join");
+  ByteScoreboard sa("fifo_sync"), sb("spill_reg"), sc("fork/join"), sf("fifo_ram");
   StreamPort<Word> a_in = port16(&m->a_in_valid_i, &m->a_in_ready_o, &m->a_in_data_i);
   StreamPort<Word> a_out = port16(&m->a_out_valid_o, &m->a_out_ready_i, &m->a_out_data_o);
   StreamPort<Word> b_in = port16(&m->b_in_valid_i, &m->b_in_ready_o, &m->b_in_data_i);
   StreamPort<Word> b_out = port16(&m->b_out_valid_o, &m->b_out_ready_i, &m->b_out_data_o);
   StreamPort<Word> c_in = port16(&m->c_in_valid_i, &m->c_in_ready_o, &m->c_in_data_i);
+  StreamPort<Word> f_in = port16(&m->f_in_valid_i, &m->f_in_ready_o, &m->f_in_data_i);
+  StreamPort<Word> f_out = port16(&m->f_out_valid_o, &m->f_out_ready_i, &m->f_out_data_o);
   StreamPort<Word> c_out;
   c_out.valid = [m] { return m->c_out_valid_o != 0; };
   c_out.ready = [m] { return m->c_out_ready_i != 0; };
   c_out.read = [m] { return Word{m->c_out_data_o}; };
   c_out.set_ready = [m](bool r) { m->c_out_ready_i = r; };
 
-  StreamDriver<Word> da(a_in, rng, gap), db(b_in, rng, gap), dc(c_in, rng, gap);
+  StreamDriver<Word> da(a_in, rng, gap), db(b_in, rng, gap), dc(c_in, rng, gap), df(f_in, rng, gap);
   std::vector<uint8_t> tmp;
   auto feed = [&tmp](ByteScoreboard& s, uint32_t v, int n) {
     tmp.clear();
@@ -88,8 +93,10 @@ void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, 
   StreamSink<Word> ka(a_out, rng, bp, [&](const Word& w) { feed(sa, w.v, 2); });
   StreamSink<Word> kb(b_out, rng, bp, [&](const Word& w) { feed(sb, w.v, 2); });
   StreamSink<Word> kc(c_out, rng, bp, [&](const Word& w) { feed(sc, w.v, 4); });
+  StreamSink<Word> kf(f_out, rng, bp, [&](const Word& w) { feed(sf, w.v, 2); });
   StreamMonitor<Word> ma("fifo_sync out", a_out), mb("spill_reg out", b_out), mc("join out", c_out);
   StreamMonitor<Word> mai("fifo_sync in", a_in), mbi("spill_reg in", b_in);
+  StreamMonitor<Word> mf("fifo_ram out", f_out), mfi("fifo_ram in", f_in);
 
   // c_stall_i: random per-branch stalls so the fork's branches handshake in different cycles.
   struct Staller : Component {
@@ -103,7 +110,7 @@ void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, 
   stall.rng = &rng;
   stall.p = expect_full_rate ? 0.0 : 0.3;
 
-  for (Component* c : std::initializer_list<Component*>{&ma, &mb, &mc, &mai, &mbi, &da, &db, &dc, &ka, &kb, &kc, &stall})
+  for (Component* c : std::initializer_list<Component*>{&ma, &mb, &mc, &mai, &mbi, &mf, &mfi, &da, &db, &dc, &df, &ka, &kb, &kc, &kf, &stall})
     dut.attach(c);
   dut.reset();
   for (int i = 0; i < beats; ++i) {
@@ -111,6 +118,10 @@ void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, 
     da.push(Word{v});
     db.push(Word{v ^ 0x5a5a});
     dc.push(Word{v ^ 0x0ff0});
+    df.push(Word{v ^ 0x3c3c});
+    tmp.clear();
+    bytes_of(v ^ 0x3c3c, 2, tmp);
+    sf.expect("beat " + std::to_string(i), tmp);
     tmp.clear();
     bytes_of(v, 2, tmp);
     sa.expect("beat " + std::to_string(i), tmp);
@@ -123,16 +134,17 @@ void run_channels(uint64_t seed, const std::string& fst, double gap, double bp, 
   }
   uint64_t start = dut.cycle();
   EXPECT_TRUE(dut.run_until([&] { return ka.received() == uint64_t(beats) && kb.received() == uint64_t(beats) &&
-                                         kc.received() == uint64_t(beats); },
+                                         kc.received() == uint64_t(beats) && kf.received() == uint64_t(beats); },
                             50ull * beats + 1000));
   uint64_t cycles = dut.cycle() - start;
   EXPECT_TRUE(sa.finish());
   EXPECT_TRUE(sb.finish());
   EXPECT_TRUE(sc.finish());
+  EXPECT_TRUE(sf.finish());
   if (expect_full_rate) {
     // one beat per cycle through every channel: only pipeline latency on top
     EXPECT_LE(cycles, uint64_t(beats) + 8) << "cells do not sustain one beat per cycle";
-    EXPECT_EQ(da.stalls() + db.stalls() + dc.stalls(), 0u);
+    EXPECT_EQ(da.stalls() + db.stalls() + dc.stalls() + df.stalls(), 0u);
   }
 }
 
