@@ -36,8 +36,9 @@ module fifo_ram #(
   assign total      = ram_cnt_q + CntW'(pend_q) + CntW'(oq_cnt);
   assign in_ready_o = total < CntW'(Depth);
   assign push       = in_valid_i && in_ready_o;
-  // read the oldest RAM entry when the output stage will have room for it
-  assign re         = ram_cnt_q != '0 && 32'(oq_cnt) + 32'(pend_q) < 2;
+  // read the oldest RAM entry when the output stage will have room for it (counting this cycle's
+  // pop, so a steady stream moves one entry per cycle)
+  assign re         = ram_cnt_q != '0 && 32'(oq_cnt) + 32'(pend_q) - 32'(out_valid_o && out_ready_i) < 2;
   assign count_o    = total;
 
   ram_1r1w #(.Width(Width), .Depth(Depth)) u_ram (
