@@ -6,7 +6,8 @@
 # env:   LIBERTY=asap7 (default) | osu018 | /path/to/lib.lib   SYNTH_OUT=synth/out (git-ignored)
 #        ASAP7_DIR=../shared/pdk/asap7     OSU018_LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 #        SYNTH_FPGA=0 skips synth_xilinx    SYNTH_TABLE=0 skips the table
-#        (a block config with FPGA=0 skips it too: blocks whose real RTL holds black-boxed engines)
+#        (a block config with FPGA=0 skips it too: blocks whose real RTL holds black-boxed engines;
+#        ASIC_SKIP="file ..." lists sources that only a black box's real body needs)
 #
 # Per block (synth/blocks/BLOCK.cfg sets TOP, SOURCES, PARAMS "Name=value ...", PERIOD_PS,
 # BLACKBOX "module ...", DESC, optional SYNTH_ARGS for `synth`, e.g. "-noshare" where Yosys' SAT-based
@@ -96,7 +97,7 @@ source synth/yosys_read.sh
 synth_block() {
   local block=$1 cfg=synth/blocks/$1.cfg
   [ -f "$cfg" ] || { echo "synth: no config $cfg" >&2; return 1; }
-  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS="" FPGA=""
+  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS="" FPGA="" ASIC_SKIP=""
   # shellcheck disable=SC1090
   source "$cfg"
   SOURCES=$(echo $SOURCES)  # one line
@@ -123,6 +124,8 @@ synth_block() {
   local srcs="" s m bb="" evert=""
   for s in $SOURCES; do
     m=$(basename "$s" .sv)
+    # sources only a black box's real body needs (listed in ASIC_SKIP) are read by the RAM-bit pass only
+    [[ " $(echo $ASIC_SKIP) " == *" $s "* ]] && continue
     if [[ " $BLACKBOX " == *" $m "* ]]; then
       [ -f "synth/stubs/$m.sv" ] || { echo "synth: BLACKBOX $m needs synth/stubs/$m.sv" >&2; return 1; }
       srcs+=" synth/stubs/$m.sv"
