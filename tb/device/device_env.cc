@@ -420,19 +420,4 @@ Status DeviceEnv::read(uint64_t addr, size_t bytes, uint8_t* out, std::vector<nd
 
 Ddr5Stats DeviceEnv::dram_stats() const { return impl_->ddr ? impl_->ddr->stats() : Ddr5Stats{}; }
 
-uint64_t DeviceEnv::csr(uint64_t offset) {
-  size_t t = submit_read(offset & ~uint64_t{63}, 1, 7);
-  if (!drain(10000)) return ~uint64_t{0};
-  uint64_t v = 0;
-  std::memcpy(&v, reads_[t].data.data() + (offset & 63), 8);
-  return v;
-}
-
-bool DeviceEnv::csr_write(uint64_t offset, uint64_t value) {
-  std::vector<uint8_t> line(kBeat, 0);
-  std::memcpy(line.data() + (offset & 63), &value, 8);
-  size_t t = submit_write(offset & ~uint64_t{63}, line, 7, {uint64_t{0xFF} << (offset & 63)});
-  return drain(10000) && writes_[t].resp == 0;
-}
-
 }  // namespace ndp::tb

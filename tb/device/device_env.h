@@ -68,8 +68,6 @@ class DeviceEnv : public ndp::dev::HostPort {
   uint8_t write_resp(size_t ticket) const { return writes_[ticket].resp; }
 
   // Blocking helpers.
-  uint64_t csr(uint64_t offset);
-  bool csr_write(uint64_t offset, uint64_t value);
 
   struct WriteJob {  // one queued write burst
     uint64_t addr = 0;

@@ -36,6 +36,13 @@ dev::DeviceConfig model_config() {
   return c;
 }
 
+// One register through a host port (the RTL's or the model's); all ones when the read fails.
+uint64_t reg(dev::HostPort& port, uint64_t off) {
+  auto v = dev::csr_read(port, off);
+  EXPECT_TRUE(v.ok()) << "register 0x" << std::hex << off << ": " << v.status().message();
+  return v.ok() ? v.value() : ~uint64_t{0};
+}
+
 // The RTL and the model side by side: every burst goes to both, answers are compared per beat.
 class Mirror {
  public:
@@ -71,7 +78,7 @@ class Mirror {
         uint64_t a = (p.addr & ~uint64_t{63}) + 64 * i;
         if (r.resp[i] != static_cast<uint8_t>(p.resp[i])) {
           ADD_FAILURE() << "beat at 0x" << std::hex << a << ": RRESP " << int(r.resp[i]) << ", model "
-                        << int(p.resp[i]) << "; RTL ERR_CODE 0x" << env.csr(dev::kCsrErrCode);
+                        << int(p.resp[i]) << "; RTL ERR_CODE 0x" << reg(env, dev::kCsrErrCode);
           pending_.clear();
           return beats;
         }
@@ -90,8 +97,8 @@ class Mirror {
   // The error log, STATUS and every counter but CNT_CYCLES agree (read through both host ports).
   void check_registers() {
     auto rd = [&](uint64_t off, uint64_t* rtl, uint64_t* mdl) {
-      *rtl = env.csr(off);
-      *mdl = dev::csr_read(*model, off).value();
+      *rtl = reg(env, off);
+      *mdl = reg(*model, off);
     };
     uint64_t r, m;
     rd(dev::kCsrErrCode, &r, &m);
@@ -108,6 +115,11 @@ class Mirror {
       EXPECT_EQ(r, m) << "counter 0x" << std::hex << off;
     }
   }
+  // A register write through both ports.
+  void csr_write(uint64_t off, uint64_t value) {
+    EXPECT_TRUE(dev::csr_write(env, off, value).ok()) << "RTL register 0x" << std::hex << off;
+    EXPECT_TRUE(dev::csr_write(*model, off, value).ok()) << "model register 0x" << std::hex << off;
+  }
   // Store-window write of the same bytes into both DRAMs.
   void poke(uint64_t dram_addr, const std::vector<uint8_t>& bytes) {
     EXPECT_TRUE(dev::store_write(env, dram_addr, bytes.data(), bytes.size()).ok());
@@ -116,8 +128,8 @@ class Mirror {
 
   // A register read through both ports (keeps the read counters in step); returns the RTL's value.
   uint64_t csr(uint64_t off) {
-    uint64_t m = dev::csr_read(*model, off).value();
-    uint64_t r = env.csr(off);
+    uint64_t m = reg(*model, off);
+    uint64_t r = reg(env, off);
     if (off != dev::kCsrCntCycles && off != dev::kCsrErrCode) EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
     return r;
   }
@@ -144,6 +156,17 @@ struct Loaded {
   dev::MapPlan plan;
 };
 
+// Load a packed image into both devices with the driver's load_image (RTL: plan into L->plan).
+bool load(Mirror& mr, std::vector<uint8_t> image, Loaded* L) {
+  L->image = std::move(image);
+  L->reader = std::move(ImageReader::open_bytes(L->image).value());
+  Status a = dev::load_image(mr.env, L->image, kImageBase, &L->plan);
+  Status b = dev::load_image(*mr.model, L->image, kImageBase, nullptr);
+  EXPECT_TRUE(a.ok()) << a.message();
+  EXPECT_TRUE(b.ok()) << b.message();
+  return a.ok() && b.ok();
+}
+
 // Pack up to n stories260K tensors (BF16) at chunk_elems and load the image into both devices.
 bool load_stories(Mirror& mr, uint32_t chunk, size_t n, Loaded* L) {
   std::vector<Bf16Tensor> ts;
@@ -156,13 +179,7 @@ bool load_stories(Mirror& mr, uint32_t chunk, size_t n, Loaded* L) {
     o.layout = i % 3 == 2 ? Layout::kBitplane : Layout::kExpByte;  // both layouts
     EXPECT_TRUE(w.add_tensor(ts[i].name, DType::kBF16, {ts[i].elements()}, ts[i].bytes.data(), ts[i].bytes.size(), o).ok());
   }
-  L->image = w.finish().value();
-  L->reader = std::move(ImageReader::open_bytes(L->image).value());
-  Status a = dev::load_image(mr.env, L->image, kImageBase, &L->plan);
-  Status b = dev::load_image(*mr.model, L->image, kImageBase, nullptr);
-  EXPECT_TRUE(a.ok()) << a.message();
-  EXPECT_TRUE(b.ok()) << b.message();
-  return a.ok() && b.ok();
+  return load(mr, w.finish().value(), L);
 }
 
 uint64_t region_addr(const Region& r, uint64_t base, uint64_t off) {
@@ -204,7 +221,7 @@ uint64_t read_region(Mirror& mr, Loaded& L, size_t t, const Region& r, unsigned 
 
 TEST(NdpDevice, ControlRegistersAndDecodeErrors) {
   Mirror mr(test_seed(), {});
-  EXPECT_EQ(mr.env.csr(dev::kCsrId), dev::csr_read(*mr.model, dev::kCsrId).value());
+  EXPECT_EQ(mr.csr(dev::kCsrId), 0x4450444Eu | uint64_t{1} << 32);
   mr.read(0x0, 1, 0);                              // ID, CAPS, CTRL, ...
   mr.read(0x2000, 1, 1);                           // undefined control offset
   mr.read(dev::window_address(0x05, 0), 2, 2);     // undefined window
@@ -355,10 +372,7 @@ TEST(NdpDevice, Gpt2AttentionImage) {
   for (const auto& t : ts)
     ASSERT_TRUE(w.add_tensor(t.name, DType::kBF16, {768, 768}, t.bytes.data(), t.bytes.size()).ok());
   Loaded L;
-  L.image = w.finish().value();
-  L.reader = std::move(ImageReader::open_bytes(L.image).value());
-  ASSERT_TRUE(dev::load_image(mr.env, L.image, kImageBase, &L.plan).ok());
-  ASSERT_TRUE(dev::load_image(*mr.model, L.image, kImageBase, nullptr).ok());
+  ASSERT_TRUE(load(mr, w.finish().value(), &L));
   // one whole tensor in a seeded region, then random bursts over all tensors and regions
   Region r = all_regions(DType::kBF16, static_cast<int>(rng.range(0, 2)))[rng.range(0, 15)];
   uint64_t beats = read_region(mr, L, rng.range(0, 3), r, 4);
@@ -400,16 +414,9 @@ TEST(NdpDevice, BlockSpanAndRejectedDescriptor) {
   std::vector<uint8_t> dl(64);
   bad.encode(dl.data());
   mr.write(dev::window_address(0, dev::kDescTableBase + 64 * 2), dl);
-  std::vector<uint8_t> tc(64, 0), en(64, 0);
-  uint64_t n = L.plan.desc.size(), one = 1;
-  std::memcpy(tc.data() + 0x18 % 64, &n, 8);
-  std::memcpy(en.data() + 0x10 % 64, &one, 8);
-  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrCtrl, dev::kCtrlClearErrLog).ok());
-  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrCtrl, dev::kCtrlClearErrLog).ok());
-  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrTensorCount, n).ok());
-  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrTensorCount, n).ok());
-  EXPECT_TRUE(dev::csr_write(mr.env, dev::kCsrCtrl, dev::kCtrlEnable).ok());
-  EXPECT_TRUE(dev::csr_write(*mr.model, dev::kCsrCtrl, dev::kCtrlEnable).ok());
+  mr.csr_write(dev::kCsrCtrl, dev::kCtrlClearErrLog);
+  mr.csr_write(dev::kCsrTensorCount, L.plan.desc.size());
+  mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable);
   EXPECT_EQ(mr.csr(dev::kCsrStatus) >> 32, 1u);
   EXPECT_EQ(mr.csr(dev::kCsrErrCode), (uint64_t{2} << 32) | 3u);
   mr.read(region_addr(Region{}, L.plan.desc[2].base, 0), 4, 1);

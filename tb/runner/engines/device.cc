@@ -30,7 +30,11 @@ struct Phase {  // counters at the start of the read phase
 };
 
 Phase snapshot(tb::DeviceEnv& env) {
-  return {env.csr(dev::kCsrCntDramRdBytes), env.csr(dev::kCsrCntChunks), env.dram_stats()};
+  auto reg = [&env](uint64_t off) {
+    auto v = dev::csr_read(env, off);
+    return v.ok() ? v.value() : ~uint64_t{0};
+  };
+  return {reg(dev::kCsrCntDramRdBytes), reg(dev::kCsrCntChunks), env.dram_stats()};
 }
 
 // The bursts of one read: [off, off + len) of tensor t, at most 4 KiB each, none crossing 4 KiB.
