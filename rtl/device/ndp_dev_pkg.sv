@@ -22,6 +22,13 @@ package ndp_dev_pkg;
   localparam logic [7:0] ErrBlockSpan    = 8'd4;
   localparam logic [7:0] ErrLaneBase     = 8'd16;
 
+  // The bursts the host port serves (spec 7.5, 7.6): INCR, full 64-byte beats, not across a 4 KiB
+  // boundary. Anything else is a Protocol error (SLVERR).
+  function automatic logic axi_burst_ok(input logic [11:6] addr, input logic [7:0] len,
+                                        input logic [2:0] size, input logic [1:0] burst);
+    axi_burst_ok = burst == 2'd1 && size == 3'd6 && 9'(addr) + 9'(len) <= 9'd63;
+  endfunction
+
   // Register numbers (offset / 8) of section 7.4.
   localparam int unsigned RegId         = 0;
   localparam int unsigned RegCaps       = 1;

@@ -100,9 +100,8 @@ module ndp_dev_rd #(
     .count_o    (unused_ar_cnt)
   );
   assign {a_id, a_addr, a_len, a_size, a_burst} = af_out;
-  // INCR, full-width beats, not across a 4 KiB boundary (spec 7.6)
   logic a_proto;
-  assign a_proto = a_burst == 2'd1 && a_size == 3'd6 && 7'(a_addr[11:6]) + 7'(a_len) <= 7'd63;
+  assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
                             RdTag, RdJob, RdStoreAr, RdStoreData} rd_e;

@@ -88,8 +88,8 @@ module ndp_dev_wr #(
   localparam logic [33:0] DramLines = 34'(64'(1) << (DramAw - 6));
   logic       a_proto;
   logic [8:0] a_in;
-  // INCR, full-width beats, not across a 4 KiB boundary (spec 7.6); a protocol error writes nothing
-  assign a_proto = a_burst == 2'd1 && a_size == 3'd6 && 7'(a_addr[11:6]) + 7'(a_len) <= 7'd63;
+  // a protocol error (spec 7.6) writes nothing
+  assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
   always_comb begin
     if (a_addr[39:6] >= DramLines) a_in = '0;
     else if (34'(a_len) + 34'd1 > DramLines - a_addr[39:6]) a_in = 9'(DramLines - a_addr[39:6]);

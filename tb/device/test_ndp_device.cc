@@ -252,6 +252,7 @@ TEST(NdpDevice, StoreWindowAndProtocolErrors) {
   mr.read(dev::window_address(1, 0x3000), 4, 6, 6, 2);              // WRAP
   mr.read(dev::window_address(1, 0x3000), 4, 6, 5, 1);              // narrow beats
   mr.read(dev::window_address(1, 0x3F80), 4, 7);                    // crosses 4 KiB
+  mr.read(dev::window_address(1, 0x3000), 130, 7);                 // 130 beats: crosses 4 KiB twice
   mr.write(dev::window_address(1, 0x5F80), std::vector<uint8_t>(256, 9));  // crosses 4 KiB: nothing written
   mr.read(dev::window_address(1, 0x5F80), 2, 7);
   EXPECT_GT(mr.check(), 0u);
