@@ -130,7 +130,9 @@ class Mirror {
   uint64_t csr(uint64_t off) {
     uint64_t m = reg(*model, off);
     uint64_t r = reg(env, off);
-    if (off != dev::kCsrCntCycles && off != dev::kCsrErrCode) EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
+    if (off != dev::kCsrCntCycles && off != dev::kCsrErrCode) {
+      EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
+    }
     return r;
   }
   // RRESP of every beat of the bursts the last check() compared, in submission order.
