@@ -33,6 +33,8 @@ dev::DeviceConfig model_config() {
   c.chunk_align_log2 = 11;
   c.dtype_mask = 1u << static_cast<int>(DType::kBF16);
   c.chunk_buffers = 2;
+  c.staging_sets = 1;
+  c.max_prefetch = 0;
   return c;
 }
 

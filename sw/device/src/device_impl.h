@@ -35,13 +35,15 @@ struct MappedTensor {
   uint64_t chunks = 0;
 };
 
-// One decoded region chunk in the chunk buffer.
+// One chunk buffer entry (spec 7.6): invalid, or the decoded region bytes of (window, tensor, chunk).
 struct ChunkEntry {
-  uint8_t window = 0;
+  bool valid = false;
+  uint8_t window = 0;  // region window with g dropped for `full` (tag_window)
   uint32_t tensor = 0;
   uint64_t chunk = 0;
   uint64_t stamp = 0;  // last use, for LRU
   std::vector<uint8_t> bytes;
+  bool is(uint8_t w, uint32_t t, uint64_t k) const { return valid && window == w && tensor == t && chunk == k; }
 };
 
 // Counter slots, in CSR order from CNT_HOST_RD_BEATS.
@@ -58,8 +60,13 @@ struct DeviceModel::Impl {
   uint64_t err_code = 0, err_chunk = 0, err_addr = 0, err_count = 0;
   uint64_t cnt[kCounters] = {};
   uint64_t cycle_base = 0;  // DRAM cycle of the last counter clear
-  std::vector<ChunkEntry> cache;
+  std::vector<ChunkEntry> cache;  // chunk_buffers entries
   uint64_t stamp = 0;
+  uint32_t prefetch = 0;          // PREFETCH
+  struct Current {                // the entry the previous region beat read (spec 7.6)
+    bool valid = false;
+    size_t entry = 0;
+  } cur;
   BlockDecoder dec;
   uint64_t dram_tag = 0;
 
@@ -78,19 +85,32 @@ struct DeviceModel::Impl {
 
   // ---- device_region.cc ----
   Resp read_region(uint8_t window, uint64_t offset, uint8_t* out);
-  // The decoded region bytes of chunk k (from the buffer or decoded now; *decoded tells which), or
-  // nullptr when the chunk cannot be produced (the error is logged).
+  // The decoded region bytes of chunk k (the current chunk, a lookup hit, or a demand decode now;
+  // *decoded tells which), or nullptr when the chunk cannot be produced (the error is logged). A
+  // lookup is followed by the prefetch step.
   const std::vector<uint8_t>* chunk_bytes(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k,
                                           bool* decoded);
+  // Chunk buffer entry holding (window, tensor, chunk), or -1.
+  int find_entry(uint8_t window, uint32_t tensor, uint64_t k) const;
+  // The lowest-numbered invalid entry, else the least recently used one.
+  size_t victim() const;
+  // Tag entry e with chunk k (most recently used) and decode into it; false when the decode fails
+  // (logged only when log is set). The entry is left valid: the caller invalidates a failure.
+  bool fill_entry(size_t e, uint8_t window, const MappedTensor& m, const Region& r, uint64_t k, bool log);
+  // The prefetch step after a lookup of chunk k (spec 7.6).
+  void prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k);
+  // Drop every entry (FLUSH, TENSOR_COUNT).
+  void flush_cache();
   // Fetch index entry k (and k + 1) and check the spans of the slots in want (code 2 on failure,
-  // logged); start/end receive every slot's DRAM extent.
+  // logged when log is set); start/end receive every slot's DRAM extent.
   bool fetch_index(const MappedTensor& m, uint64_t k, const std::vector<bool>& want, std::vector<uint64_t>& start,
-                   std::vector<uint64_t>& end);
+                   std::vector<uint64_t>& end, bool log);
   // Decode slot s of chunk k (n elements) from its stored bytes into plane: kErrNone or the ERR_CODE code.
   uint8_t decode_block(const MappedTensor& m, uint64_t k, size_t s, uint64_t n, const std::vector<uint8_t>& stored,
                        std::vector<uint8_t>& plane);
-  // Fetch and decode chunk k into out; false (error logged) on an index or block failure.
-  bool decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out);
+  // Fetch and decode chunk k into out; false on an index or block failure (logged when log is set:
+  // demand decodes log, prefetches do not).
+  bool decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out, bool log);
 };
 
 }  // namespace ndp::dev

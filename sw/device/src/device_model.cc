@@ -61,7 +61,10 @@ Status DeviceConfig::validate() const {
     return Status::Error("device config: max_chunk_elems must be a power of two in 128..524288");
   if (chunk_align_log2 < 6 || (uint32_t{1} << chunk_align_log2) > max_chunk_elems)
     return Status::Error("device config: chunk_align_log2 must be in 6..log2(max_chunk_elems)");
-  if (chunk_buffers < 1) return Status::Error("device config: at least one chunk buffer");
+  if (chunk_buffers < 1 || chunk_buffers > 255) return Status::Error("device config: chunk_buffers must be 1..255");
+  if (staging_sets < 1 || staging_sets > 255) return Status::Error("device config: staging_sets must be 1..255");
+  if (max_prefetch > 255 || (max_prefetch > 0 && max_prefetch + 2 > chunk_buffers))
+    return Status::Error("device config: max_prefetch must be at most chunk_buffers - 2");
   return Status::Ok();
 }
 
@@ -76,6 +79,8 @@ Result<std::unique_ptr<DeviceModel>> DeviceModel::create(const DeviceConfig& cfg
   m->impl_->cfg = cfg;
   m->impl_->dram.emplace(std::move(d.value()));
   m->impl_->desc_mem.assign(size_t{cfg.max_tensors} * kDescBytes, 0);
+  m->impl_->cache.resize(cfg.chunk_buffers);
+  m->impl_->prefetch = cfg.max_prefetch;
   return m;
 }
 
@@ -144,6 +149,8 @@ uint64_t DeviceModel::Impl::csr_value(uint64_t off) const {
     case kCsrCtrl: return enable ? kCtrlEnable : 0;
     case kCsrTensorCount: return tensor_count;
     case kCsrStatus: return (err_count ? kStatusError : 0) | rejected << 32;
+    case kCsrCaps2: return cfg.chunk_buffers | uint64_t{cfg.staging_sets} << 8 | uint64_t{cfg.max_prefetch} << 16;
+    case kCsrPrefetch: return prefetch;
     case kCsrErrCode: return err_code;
     case kCsrErrChunk: return err_chunk;
     case kCsrErrAddr: return err_addr;
@@ -167,7 +174,9 @@ void DeviceModel::Impl::write_csr(uint64_t off, uint64_t v) {
       cycle_base = dram->now_cycle();
     }
     if (v & kCtrlClearErrLog) err_code = err_chunk = err_addr = err_count = 0;
-    if (v & kCtrlFlush) cache.clear();
+    if (v & kCtrlFlush) flush_cache();
+  } else if (off == kCsrPrefetch) {
+    prefetch = std::min<uint32_t>(static_cast<uint32_t>(v & 0xFF), cfg.max_prefetch);
   }  // other offsets: read-only or undefined, the write is ignored
 }
 
@@ -193,7 +202,7 @@ Status DeviceModel::Impl::check_descriptor(const Descriptor& d, const MappedTens
 void DeviceModel::Impl::commit(uint64_t count) {
   tensor_count = std::min<uint64_t>(count, cfg.max_tensors);
   map.clear();
-  cache.clear();
+  flush_cache();
   rejected = 0;
   for (uint32_t t = 0; t < tensor_count; ++t) {
     const Descriptor d = Descriptor::decode(desc_mem.data() + size_t{t} * kDescBytes);

@@ -56,27 +56,72 @@ Resp DeviceModel::Impl::read_region(uint8_t window, uint64_t offset, uint8_t* ou
 
 const std::vector<uint8_t>* DeviceModel::Impl::chunk_bytes(uint8_t window, const MappedTensor& m, const Region& r,
                                                            uint64_t k, bool* decoded) {
-  for (ChunkEntry& e : cache)
-    if (e.window == window && e.tensor == m.number && e.chunk == k) {
-      e.stamp = ++stamp;
-      return &e.bytes;
-    }
-  *decoded = true;
-  std::vector<uint8_t> bytes;
-  if (!decode_chunk(m, r, k, bytes)) return nullptr;
-  ChunkEntry* slot;
-  if (cache.size() < cfg.chunk_buffers) {
-    slot = &cache.emplace_back();
+  const uint8_t tw = (window & 0x1F) == kFormatFull ? region_window(kFormatFull, 0) : window;
+  if (cur.valid && cache[cur.entry].is(tw, m.number, k)) return &cache[cur.entry].bytes;  // no lookup
+  int hit = find_entry(tw, m.number, k);
+  size_t e = hit >= 0 ? static_cast<size_t>(hit) : victim();
+  bool ok = true;
+  if (hit >= 0) {
+    cache[e].stamp = ++stamp;
   } else {
-    slot = &*std::min_element(cache.begin(), cache.end(),
-                              [](const ChunkEntry& a, const ChunkEntry& b) { return a.stamp < b.stamp; });
+    *decoded = true;
+    ok = fill_entry(e, tw, m, r, k, /*log=*/true);
   }
-  *slot = ChunkEntry{window, m.number, k, ++stamp, std::move(bytes)};
-  return &slot->bytes;
+  // The RTL learns of a failed demand decode when it ends, after the prefetch step: the entry stays
+  // tagged (and most recently used) until then.
+  prefetch_after(tw, m, r, k);
+  if (!ok) {
+    cache[e].valid = false;
+    cur.valid = false;
+    return nullptr;
+  }
+  cur = {true, e};
+  return &cache[e].bytes;
+}
+
+int DeviceModel::Impl::find_entry(uint8_t window, uint32_t tensor, uint64_t k) const {
+  for (size_t i = 0; i < cache.size(); ++i)
+    if (cache[i].is(window, tensor, k)) return static_cast<int>(i);
+  return -1;
+}
+
+size_t DeviceModel::Impl::victim() const {
+  size_t lru = 0;
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (!cache[i].valid) return i;
+    if (cache[i].stamp < cache[lru].stamp) lru = i;
+  }
+  return lru;
+}
+
+bool DeviceModel::Impl::fill_entry(size_t e, uint8_t window, const MappedTensor& m, const Region& r, uint64_t k,
+                                   bool log) {
+  ChunkEntry& c = cache[e];
+  c.valid = true;
+  c.window = window;
+  c.tensor = m.number;
+  c.chunk = k;
+  c.stamp = ++stamp;
+  c.bytes.clear();
+  return decode_chunk(m, r, k, c.bytes, log);
+}
+
+void DeviceModel::Impl::prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k) {
+  if (prefetch == 0 || k == 0 || find_entry(window, m.number, k - 1) < 0) return;
+  for (uint64_t j = 1; j <= prefetch && k + j < m.chunks; ++j) {
+    if (find_entry(window, m.number, k + j) >= 0) continue;
+    const size_t e = victim();
+    if (!fill_entry(e, window, m, r, k + j, /*log=*/false)) cache[e].valid = false;
+  }
+}
+
+void DeviceModel::Impl::flush_cache() {
+  for (ChunkEntry& e : cache) e.valid = false;
+  cur.valid = false;
 }
 
 bool DeviceModel::Impl::fetch_index(const MappedTensor& m, uint64_t k, const std::vector<bool>& want,
-                                    std::vector<uint64_t>& start, std::vector<uint64_t>& end) {
+                                    std::vector<uint64_t>& start, std::vector<uint64_t>& end, bool log) {
   const Descriptor& d = m.d;
   const size_t P = m.order.size();
   const uint64_t E = 8 + 4 * P;
@@ -86,7 +131,7 @@ bool DeviceModel::Impl::fetch_index(const MappedTensor& m, uint64_t k, const std
   const uint64_t room = (cfg.dram_bytes - d.index) / E;  // whole entries between index and the DRAM end
   const uint64_t entry = d.index + std::min(k, room) * E;
   if (k > room || room - k < entries) {
-    log_error(kErrIndex, m.order[s0], static_cast<uint16_t>(s0), m.number, k, entry);
+    if (log) log_error(kErrIndex, m.order[s0], static_cast<uint16_t>(s0), m.number, k, entry);
     return false;
   }
   dram_access(entry, entry + entries * E, false);
@@ -102,7 +147,7 @@ bool DeviceModel::Impl::fetch_index(const MappedTensor& m, uint64_t k, const std
   for (size_t s = 0; s < P; ++s) {
     const uint64_t a = start[s], b = end[s];
     if (want[s] && (a >= b || b - a < kMinBlockSpan || b - a > kMaxBlockSpan || b > d.data_end || b > cfg.dram_bytes)) {
-      log_error(kErrIndex, m.order[s], static_cast<uint16_t>(s), m.number, k, entry);
+      if (log) log_error(kErrIndex, m.order[s], static_cast<uint16_t>(s), m.number, k, entry);
       return false;
     }
   }
@@ -132,12 +177,13 @@ uint8_t DeviceModel::Impl::decode_block(const MappedTensor& m, uint64_t k, size_
   return lane_error_code(lane_status(c.block));
 }
 
-bool DeviceModel::Impl::decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out) {
+bool DeviceModel::Impl::decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out,
+                                     bool log) {
   cnt[kChunks]++;
   const size_t P = m.order.size();
   const std::vector<bool> want = region_slot_mask(r, m.dtype, m.layout);
   std::vector<uint64_t> start, end;
-  if (!fetch_index(m, k, want, start, end)) return false;
+  if (!fetch_index(m, k, want, start, end, log)) return false;
   // Fetch and decode the region's blocks in storage order; the first failure is logged.
   const uint64_t n = std::min<uint64_t>(m.d.chunk_elems, m.d.elems - k * m.d.chunk_elems);
   std::vector<std::vector<uint8_t>> planes(P);
@@ -151,7 +197,7 @@ bool DeviceModel::Impl::decode_chunk(const MappedTensor& m, const Region& r, uin
     stored.resize(end[s] - start[s]);
     mem.read(start[s], stored.size(), stored.data());
     const uint8_t code = decode_block(m, k, s, n, stored, planes[s]);
-    if (code != kErrNone && ok) log_error(code, m.order[s], static_cast<uint16_t>(s), m.number, k, start[s]);
+    if (code != kErrNone && ok && log) log_error(code, m.order[s], static_cast<uint16_t>(s), m.number, k, start[s]);
     ok = ok && code == kErrNone;
     ptr[s] = planes[s].data();
   }

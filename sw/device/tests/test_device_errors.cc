@@ -107,6 +107,36 @@ TEST(DeviceErrors, CorruptRawMantissaPlane) {
   EXPECT_EQ(l.m->peek_csr(kCsrErrCode), 0u);
 }
 
+// A prefetch that fails logs nothing (spec 7.6); the beat that needs the chunk decodes it on demand.
+TEST(DeviceErrors, FailedPrefetchIsNotLogged) {
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 8;
+  cfg.max_prefetch = 6;
+  Loaded l = load(cfg, CodecPolicy::kRaw);
+  ASSERT_TRUE(load_image(*l.m, l.image, devtest::kImageBase, &l.plan).ok());
+  const uint64_t at = l.img->block_offset(0, 3, 8);  // mantissa LSB plane of chunk 3
+  corrupt(l, at + 12 + 5);
+  ASSERT_TRUE(csr_write(*l.m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  const uint8_t w = region_window(kFormatFull, 0);
+  const uint64_t cb = 4096 * 2;  // full-region bytes of a chunk
+  uint8_t beat[64];
+  std::vector<Resp> resp;
+  ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base), 64, beat, &resp).ok());
+  ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base + cb), 64, beat, &resp).ok());
+  EXPECT_EQ(resp[0], Resp::kOkay);
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 5u);  // 0, 1 on demand; 2, 3, 4 prefetched (3 failed)
+  EXPECT_EQ(l.m->peek_csr(kCsrErrCount), 0u);
+  ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base + 3 * cb), 64, beat, &resp).ok());
+  EXPECT_EQ(resp[0], Resp::kSlvErr);
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 6u);
+  EXPECT_EQ(l.m->peek_csr(kCsrErrCount), 1u);
+  EXPECT_EQ(l.m->peek_csr(kCsrErrChunk), 3u);
+  EXPECT_EQ(l.m->peek_csr(kCsrErrAddr), devtest::kImageBase + at);
+  ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base + 4 * cb), 64, beat, &resp).ok());
+  EXPECT_EQ(resp[0], Resp::kOkay);  // prefetched before, still buffered
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 6u);
+}
+
 TEST(DeviceErrors, CorruptCompressedExponentPlane) {
   Loaded l = load_mapped();
   const std::vector<uint8_t> clean = l.image;

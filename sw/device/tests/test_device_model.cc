@@ -2,6 +2,8 @@
 // windows, the DDR5 statistics.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "device_test_util.h"
 
 namespace ndp::dev {
@@ -94,7 +96,10 @@ TEST(DeviceModel, RegistersStrobesAndCtrl) {
 TEST(DeviceModel, CountersAccountingAndChunkBuffer) {
   const std::vector<uint8_t> image = small_image();
   MapPlan plan;
-  auto m = devtest::loaded_model(image, &plan);
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 2;  // the LRU rule with two entries and no prefetch
+  cfg.max_prefetch = 0;
+  auto m = devtest::loaded_model(image, &plan, cfg);
   ASSERT_TRUE(m);
   auto img = ImageReader::open_view(image.data(), image.size()).value();
   ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
@@ -143,6 +148,82 @@ TEST(DeviceModel, CountersAccountingAndChunkBuffer) {
               static_cast<unsigned long long>(ds.total.bytes_read),
               static_cast<unsigned long long>(ds.total.bytes_written),
               static_cast<unsigned long long>(ds.total.activates), ds.row_hit_rate(), ds.total.energy.total_nj());
+}
+
+TEST(DeviceModel, Caps2AndPrefetchRegister) {
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 6;
+  cfg.staging_sets = 3;
+  cfg.max_prefetch = 4;
+  auto m = DeviceModel::create(cfg).value();
+  EXPECT_EQ(csr_read(*m, kCsrCaps2).value(), 6u | 3u << 8 | 4u << 16);
+  EXPECT_EQ(csr_read(*m, kCsrPrefetch).value(), 4u);  // resets to MaxPrefetch
+  ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 2).ok());
+  EXPECT_EQ(m->peek_csr(kCsrPrefetch), 2u);
+  ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 0x1FF).ok());  // bits 7..0, clamped to MaxPrefetch
+  EXPECT_EQ(m->peek_csr(kCsrPrefetch), 4u);
+  ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 0).ok());
+  EXPECT_EQ(m->peek_csr(kCsrPrefetch), 0u);
+  cfg.max_prefetch = 5;  // more than C - 2
+  EXPECT_FALSE(DeviceModel::create(cfg).ok());
+  cfg.chunk_buffers = 1;
+  cfg.max_prefetch = 0;
+  EXPECT_TRUE(DeviceModel::create(cfg).ok());
+}
+
+// Sequential prefetch (spec 7.6): tensor "a" has 5 chunks; C = 4, d = 2.
+TEST(DeviceModel, SequentialPrefetch) {
+  const std::vector<uint8_t> image = small_image();
+  MapPlan plan;
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 4;
+  cfg.max_prefetch = 2;
+  auto m = devtest::loaded_model(image, &plan, cfg);
+  ASSERT_TRUE(m);
+  auto img = ImageReader::open_view(image.data(), image.size()).value();
+  const Region r = parse_region("fp8-e4m3", DType::kBF16, 1).value();
+  const uint8_t w = region_window(kFormatFp8E4M3, 1);
+  const uint64_t base = plan.desc[0].base;
+  std::vector<uint8_t> gold;
+  ASSERT_TRUE(img->read_region(0, r, gold).ok());
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  auto cnt = [&](uint64_t off) { return m->peek_csr(off); };
+  uint8_t beat[64];
+  auto read1 = [&](uint64_t chunk) {
+    ASSERT_TRUE(m->read(window_address(w, base + 4096 * chunk), 64, beat, nullptr).ok());
+    EXPECT_EQ(0, std::memcmp(beat, gold.data() + 4096 * chunk, 64)) << "chunk " << chunk;
+  };
+  read1(0);  // k = 0: no chunk before it, no prefetch
+  EXPECT_EQ(cnt(kCsrCntChunks), 1u);
+  read1(1);  // demand 1; chunk 0 is buffered, so 2 and 3 are prefetched
+  EXPECT_EQ(cnt(kCsrCntChunks), 4u);
+  EXPECT_EQ(cnt(kCsrCntChunkHits), 0u);
+  EXPECT_EQ(cnt(kCsrCntDramRdBytes), chunk_fetch_bytes(*img, 0, r, 0) + chunk_fetch_bytes(*img, 0, r, 1) +
+                                         chunk_fetch_bytes(*img, 0, r, 2) + chunk_fetch_bytes(*img, 0, r, 3));
+  read1(2);  // a hit; 3 is buffered, 4 takes the least recently used entry (chunk 0)
+  EXPECT_EQ(cnt(kCsrCntChunks), 5u);
+  EXPECT_EQ(cnt(kCsrCntChunkHits), 1u);
+  read1(3);
+  read1(4);  // hits; nothing past the last chunk
+  EXPECT_EQ(cnt(kCsrCntChunks), 5u);
+  EXPECT_EQ(cnt(kCsrCntChunkHits), 3u);
+  read1(0);  // chunk 0 was replaced: a demand decode, no prefetch (k = 0)
+  EXPECT_EQ(cnt(kCsrCntChunks), 6u);
+  // A random read elsewhere finds no chunk k - 1: no prefetch.
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlFlush).ok());
+  read1(3);
+  EXPECT_EQ(cnt(kCsrCntChunks), 7u);
+  // PREFETCH 0 turns it off.
+  ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 0).ok());
+  read1(2);
+  read1(3);  // hit (still buffered)
+  read1(4);  // 3 is buffered, but d = 0
+  EXPECT_EQ(cnt(kCsrCntChunks), 9u);
+  // The full region's three windows (g = 0, 1, 2) share entries.
+  const uint64_t before = cnt(kCsrCntChunks);
+  for (int g = 0; g < 3; ++g)
+    ASSERT_TRUE(m->read(window_address(region_window(kFormatFull, g), base), 64, beat, nullptr).ok());
+  EXPECT_EQ(cnt(kCsrCntChunks), before + 1);
 }
 
 TEST(DeviceModel, BeatsSpanningTwoChunks) {

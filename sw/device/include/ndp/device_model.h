@@ -1,8 +1,8 @@
 // Transaction-level golden model of the ndp_device controller (docs/spec.md section 7,
 // docs/device-model.md): the address map, control registers, descriptor commit, region reads that
 // fetch a chunk's index entry and only the plane blocks the region needs from device DRAM, decode
-// them with the golden block decoder and assemble the region format, a C-entry LRU chunk buffer,
-// the error log and response rules, the counters, and every DRAM access driven through the DDR5
+// them with the golden block decoder and assemble the region format, a C-entry LRU chunk buffer
+// with sequential prefetch (spec 7.6), the error log and response rules, the counters, and every DRAM access driven through the DDR5
 // timing/energy model (sw/dram). The RTL bench of rtl/device compares ndp_device against it beat by
 // beat; a host driver can run on it through HostPort. No timing beyond DRAM is modelled.
 #pragma once
@@ -25,7 +25,9 @@ struct DeviceConfig {
   uint32_t max_chunk_elems = 32768;         // power of two in [128, 524288]
   uint32_t chunk_align_log2 = 6;            // chunk_elems must be a multiple of 2^this (6..log2 max; RTL: 11)
   uint8_t dtype_mask = 0xFE;                // supported dtypes, bit = code (default: codes 1..7)
-  uint32_t chunk_buffers = 2;               // C >= 1 decoded region chunks kept (LRU)
+  uint32_t chunk_buffers = 8;               // C: decoded region chunks kept (1..255, LRU; CAPS2)
+  uint32_t staging_sets = 6;                // S: chunks the RTL decodes at once (1..255), reported in CAPS2 only
+  uint32_t max_prefetch = 6;                // MaxPrefetch <= C - 2 (0 when C < 2); PREFETCH resets to it
   bool has_zstd = true;                     // false: lanes without the ZSTD engine (lane status 10)
   Ddr5Config dram;                          // timing and energy of the device DRAM
 
