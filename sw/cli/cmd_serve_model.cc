@@ -3,6 +3,7 @@
 #if defined(HAVE_NDP_SERVING)
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,12 +121,17 @@ int cmd_serve_model(const Args& a) {
   if (!contexts.ok()) return finish_error(a, contexts.status().message());
   const std::string overlap = a.get("--overlap", "full");
   if (overlap != "full" && overlap != "serial") return finish_error(a, "--overlap must be full or serial");
+  const std::string pol = a.get("--policy", "best");
+  std::optional<sv::Policy> policy;
+  if (pol == "weights-first") policy = sv::Policy::kWeightsFirst;
+  else if (pol == "kv-first") policy = sv::Policy::kKvFirst;
+  else if (pol != "best") return finish_error(a, "--policy must be best, weights-first or kv-first");
   sv::Inputs in;
   std::string name;
   Status s = build_inputs(a, modes, in, name);
   if (!s.ok()) return finish_error(a, s.message());
   auto r = sv::run_model(in, modes, contexts.value(), overlap == "full" ? sv::Overlap::kFull : sv::Overlap::kSerial,
-                         name);
+                         policy, name);
   if (!r.ok()) return finish_error(a, r.status().message());
   if (a.has("--plot")) {
     Status p = sv::write_plot_svg(r.value(), a.get("--plot"));
@@ -142,7 +148,7 @@ NDP_COMMAND("serve-model",
             "serve-model [--preset llama3.1-70b|llama3.1-8b | --config config.json] [--gpu h100] [--cxl-gb 256] "
             "[--mode full,e8m3,fp8-e4m3,mxfp4,5bit] [--context N,...] [--batch B] [--guard G] "
             "[--figures project|paper] [--device project|paper] [--weights-json F] [--kv-json F] "
-            "[--overlap full|serial] [--set NAME=V,...] [--json] [--plot F.svg]",
+            "[--policy best|weights-first|kv-first] [--overlap full|serial] [--set NAME=V,...] [--json] [--plot F.svg]",
             cmd_serve_model, {"--json"});
 
 }  // namespace ndp::cli

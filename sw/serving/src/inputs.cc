@@ -47,20 +47,22 @@ struct Rule {
   bool integer;
 };
 
+// Capacities, rates and FLOPs only need to be positive (unit tests use byte-sized machines).
+constexpr double kTiny = 1e-15;
 constexpr Rule kRules[] = {
-    {"model.layers", 1, 1e4, true},        {"model.hidden", 1, 1e6, true},
-    {"model.intermediate", 1, 1e7, true},  {"model.heads", 1, 1e5, true},
-    {"model.kv_heads", 1, 1e5, true},      {"model.head_dim", 1, 1e5, true},
-    {"model.vocab", 1, 1e8, true},         {"model.tied_embeddings", 0, 1, true},
-    {"gpu.hbm_gb", 0.001, 1e6, false},     {"gpu.hbm_gbps", 0.001, 1e7, false},
-    {"gpu.bf16_tflops", 0.001, 1e7, false}, {"gpu.fp8_tflops", 0.001, 1e7, false},
-    {"gpu.staging_layers", 0, 1e4, false}, {"cxl.capacity_gb", 0, 1e9, false},
-    {"cxl.link_gbps", 0.001, 1e6, false},  {"cxl.dram_channels", 1, 1e4, true},
-    {"cxl.dram_channel_gbps", 0.001, 1e6, false}, {"ndp.elems_per_cycle", 1e-6, 1e9, false},
-    {"ndp.clock_mhz", 1e-3, 1e6, false},   {"ndp.engines", 1, 1e6, true},
+    {"model.layers", 1, 1e4, true},         {"model.hidden", 1, 1e6, true},
+    {"model.intermediate", 1, 1e7, true},   {"model.heads", 1, 1e5, true},
+    {"model.kv_heads", 1, 1e5, true},       {"model.head_dim", 1, 1e5, true},
+    {"model.vocab", 1, 1e8, true},          {"model.tied_embeddings", 0, 1, true},
+    {"gpu.hbm_gb", kTiny, 1e6, false},      {"gpu.hbm_gbps", kTiny, 1e7, false},
+    {"gpu.bf16_tflops", kTiny, 1e7, false}, {"gpu.fp8_tflops", kTiny, 1e7, false},
+    {"gpu.staging_layers", 0, 1e4, false},  {"cxl.capacity_gb", 0, 1e9, false},
+    {"cxl.link_gbps", kTiny, 1e6, false},   {"cxl.dram_channels", 1, 1e4, true},
+    {"cxl.dram_channel_gbps", kTiny, 1e6, false}, {"ndp.elems_per_cycle", kTiny, 1e9, false},
+    {"ndp.clock_mhz", kTiny, 1e6, false},   {"ndp.engines", 1, 1e6, true},
     {"ndp.chunk_latency_cycles", 0, 1e12, false}, {"ratio.weights", 0.01, 1e4, false},
-    {"ratio.kv", 0.01, 1e4, false},        {"serve.batch", 1, 1e6, true},
-    {"serve.page_tokens", 1, 1e6, true},
+    {"ratio.kv", 0.01, 1e4, false},         {"serve.batch", 1, 1e6, true},
+    {"serve.page_tokens", 1, 1e6, true},    {"serve.tier_weight_copy", 0, 1, true},
 };
 
 Status check(const Inputs& in, const std::string& name, double lo, double hi, bool integer, double& out) {
@@ -133,6 +135,7 @@ void set_tier_defaults(double capacity_gb, Inputs& in) {
 void set_serving_defaults(Inputs& in) {
   in["serve.batch"] = {1, "sequences", "assumption: one sequence (the paper does not state its batch)"};
   in["serve.page_tokens"] = {32, "tokens", "paper section IV-A: KV pages are 32 tokens"};
+  in["serve.tier_weight_copy"] = {0, "bool", "assumption: the tier stores only the weights HBM does not hold"};
   in["gpu.staging_layers"] = {2, "layers",
                               "assumption: streamed layers are double-buffered in HBM, as offloading engines do"};
 }
@@ -184,6 +187,7 @@ Status read_scalars(const Inputs& in, Config& c) {
   c.kv_ratio = v["ratio.kv"];
   c.batch = v["serve.batch"];
   c.page_tokens = v["serve.page_tokens"];
+  c.tier_weight_copy = v["serve.tier_weight_copy"] != 0;
   return Status::Ok();
 }
 

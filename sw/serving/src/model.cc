@@ -36,7 +36,7 @@ Placement place(const Config& c, const Design& d, Policy p, uint64_t context) {
   }
   r.w_tier = w - r.w_hbm;
   r.kv_tier = kv - r.kv_hbm;
-  r.tier_stored = r.w_tier * d.w_store + r.kv_tier * d.kv_store;
+  r.tier_stored = (c.tier_weight_copy ? w : r.w_tier) * d.w_store + r.kv_tier * d.kv_store;
   r.fits = r.tier_stored <= c.tier_bytes;
   return r;
 }
@@ -107,29 +107,33 @@ uint64_t max_context(const Config& c, const Design& d, Policy p) {
   return lo * page;
 }
 
+std::optional<Step> best_step(const Report& r, const Design& d, uint64_t context) {
+  std::optional<Step> best;
+  for (Policy p : {Policy::kWeightsFirst, Policy::kKvFirst}) {
+    if (r.policy && *r.policy != p) continue;
+    Step s = decode_step(r.config, d, p, context, r.overlap);
+    if (s.where.fits && (!best || s.tok_s > best->tok_s)) best = s;
+  }
+  return best;
+}
+
 Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes,
-                         const std::vector<uint64_t>& contexts, Overlap o, const std::string& model_name) {
+                         const std::vector<uint64_t>& contexts, Overlap o, std::optional<Policy> policy,
+                         const std::string& model_name) {
   auto cfg = make_config(in, modes);
   if (!cfg.ok()) return cfg.status();
-  Report r{model_name, in, std::move(cfg.value()), o, contexts, {}};
   for (uint64_t ctx : contexts)
     if (ctx == 0) return Status::Error("contexts must be positive");
+  Report r{model_name, in, std::move(cfg.value()), o, policy, contexts, {}};
   for (const Design& d : r.config.designs) {
     DesignResult dr;
     dr.name = d.name;
     for (Policy p : {Policy::kWeightsFirst, Policy::kKvFirst})
       dr.max_context_by_policy[size_t(p)] = max_context(r.config, d, p);
-    dr.max_context_policy = dr.max_context_by_policy[1] > dr.max_context_by_policy[0] ? Policy::kKvFirst
-                                                                                     : Policy::kWeightsFirst;
+    if (policy) dr.max_context_policy = *policy;
+    else if (dr.max_context_by_policy[1] > dr.max_context_by_policy[0]) dr.max_context_policy = Policy::kKvFirst;
     dr.max_context = dr.max_context_by_policy[size_t(dr.max_context_policy)];
-    for (uint64_t ctx : contexts) {
-      std::optional<Step> best;
-      for (Policy p : {Policy::kWeightsFirst, Policy::kKvFirst}) {
-        Step s = decode_step(r.config, d, p, ctx, o);
-        if (s.where.fits && (!best || s.tok_s > best->tok_s)) best = s;
-      }
-      dr.steps.push_back(best);
-    }
+    for (uint64_t ctx : contexts) dr.steps.push_back(best_step(r, d, ctx));
     r.designs.push_back(std::move(dr));
   }
   return r;

@@ -32,16 +32,6 @@ double tick_step(double v, int n) {
   return 10 * mag;
 }
 
-// tokens/s of a design at a context under its faster fitting policy.
-std::optional<double> best_tok_s(const Report& r, const Design& d, uint64_t ctx) {
-  std::optional<double> best;
-  for (Policy p : {Policy::kWeightsFirst, Policy::kKvFirst}) {
-    const Step s = decode_step(r.config, d, p, ctx, r.overlap);
-    if (s.where.fits && (!best || s.tok_s > *best)) best = s.tok_s;
-  }
-  return best;
-}
-
 void axes(std::ostringstream& s, const Frame& f, const Report& r) {
   const double xs = tick_step(f.xmax, 8), ys = tick_step(f.ymax, 6);
   for (double v = 0; v <= f.xmax + 1e-9; v += xs)
@@ -94,7 +84,8 @@ Status write_plot_svg(const Report& r, const std::string& path) {
   for (const auto& d : r.config.designs) {
     ys.emplace_back();
     for (uint64_t x : xs) {
-      ys.back().push_back(best_tok_s(r, d, x));
+      const auto st = best_step(r, d, x);
+      ys.back().push_back(st ? std::optional<double>(st->tok_s) : std::nullopt);
       if (ys.back().back()) f.ymax = std::max(f.ymax, *ys.back().back());
     }
   }

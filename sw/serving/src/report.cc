@@ -67,6 +67,7 @@ std::string report_json(const Report& r) {
   json o = {{"tool", "ndp serve-model"},
             {"model", r.model},
             {"overlap", r.overlap == Overlap::kFull ? "full" : "serial"},
+            {"placement_policy", r.policy ? policy_name(*r.policy) : "best"},
             {"contexts", r.contexts},
             {"designs", designs},
             {"tok_s", tok},

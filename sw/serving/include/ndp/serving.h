@@ -106,6 +106,7 @@ struct Config {
   double ndp_elems_per_s = 0, ndp_latency_s = 0;
   double weight_ratio = 1, kv_ratio = 1;
   double batch = 1, page_tokens = 1;
+  bool tier_weight_copy = false;  // the tier stores every weight (HBM caches some), not just the rest
   std::vector<Design> designs;  // baseline first, then the modes in order
 
   double layer_params() const;       // one decoder layer (attention, SwiGLU MLP, two norms)
@@ -126,7 +127,8 @@ struct Placement {
 };
 
 // Where the weights and the KV of `batch` sequences of `context` tokens (rounded up to whole
-// pages) live under a policy: HBM first (weights or KV first), the rest in the tier.
+// pages) live under a policy: HBM first (weights or KV first), the rest in the tier. With
+// tier_weight_copy the tier also stores the weights HBM holds (tier_stored counts every weight).
 Placement place(const Config& c, const Design& d, Policy p, uint64_t context);
 
 // One decode step (every sequence of the batch produces one token).
@@ -147,9 +149,9 @@ uint64_t max_context(const Config& c, const Design& d, Policy p);
 
 struct DesignResult {
   std::string name;
-  std::vector<std::optional<Step>> steps;  // per context, the faster policy; nullopt: tier full
+  std::vector<std::optional<Step>> steps;  // per context, the (faster) policy; nullopt: tier full
   std::array<uint64_t, 2> max_context_by_policy{};
-  uint64_t max_context = 0;                // the larger of the two
+  uint64_t max_context = 0;                // the larger of the two (the fixed policy's, if any)
   Policy max_context_policy = Policy::kWeightsFirst;
 };
 
@@ -158,13 +160,19 @@ struct Report {
   Inputs inputs;
   Config config;
   Overlap overlap = Overlap::kFull;
+  std::optional<Policy> policy;  // one policy for every design; nullopt: the faster per context
   std::vector<uint64_t> contexts;
   std::vector<DesignResult> designs;
 };
 
-// Evaluate every design at every context. Contexts must be positive.
+// Evaluate every design at every context (contexts must be positive) under `policy`, or under the
+// faster of the two policies at each point when it is nullopt.
 Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes,
-                         const std::vector<uint64_t>& contexts, Overlap o, const std::string& model_name);
+                         const std::vector<uint64_t>& contexts, Overlap o, std::optional<Policy> policy,
+                         const std::string& model_name);
+// The step of design d at a context under r.policy (or the faster fitting policy); nullopt when
+// the tier is full.
+std::optional<Step> best_step(const Report& r, const Design& d, uint64_t context);
 
 // One-line JSON object: tok_s and max_context per design (baseline included), the policy per
 // context, the per-token breakdown, every input with its source, and "status": "ok".
