@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -47,7 +48,8 @@ void axes(std::ostringstream& s, const Frame& f, const Report& r) {
     << "' text-anchor='middle'>context (tokens)</text>\n<text x='16' y='" << f.top + f.h / 2
     << "' transform='rotate(-90 16 " << f.top + f.h / 2 << ")' text-anchor='middle'>decode tokens/s (batch "
     << fmt_num(r.config.batch) << ")</text>\n<text x='" << f.left << "' y='22' font-size='14'>" << r.model
-    << ": decode throughput against context, tier-full points marked</text>\n";
+    << " on one GPU + " << fmt_num(r.config.tier_bytes / 1e9) << " GB CXL tier: decode throughput, tier-full points"
+    << "</text>\n";
 }
 
 void series(std::ostringstream& s, const Frame& f, const DesignResult& d, const std::vector<uint64_t>& xs,
@@ -55,16 +57,28 @@ void series(std::ostringstream& s, const Frame& f, const DesignResult& d, const 
   std::string pts;
   for (size_t i = 0; i < xs.size(); ++i)
     if (ys[i]) pts += fmt_num(f.x(double(xs[i]))) + "," + fmt_num(f.y(*ys[i])) + " ";
-  s << "<polyline fill='none' stroke='" << color << "' stroke-width='2' points='" << pts << "'><title>" << d.name
+  // The baseline wide and light underneath: modes that match it stay visible on top.
+  s << "<polyline fill='none' stroke='" << color << "' stroke-width='" << (index == 0 ? 5 : 2)
+    << "' stroke-opacity='" << (index == 0 ? 0.45 : 1) << "' points='" << pts << "'><title>" << d.name
     << "</title></polyline>\n";
-  if (d.max_context > 0) {
-    const double x = f.x(double(d.max_context));
-    s << "<line x1='" << x << "' x2='" << x << "' y1='" << f.top << "' y2='" << f.top + f.h << "' stroke='" << color
-      << "' stroke-dasharray='4 3'/><text x='" << x + 3 << "' y='" << f.top + 14 + 13 * index << "' fill='" << color
-      << "'>" << d.name << " tier full: " << d.max_context << "</text>\n";
-  }
   s << "<rect x='" << f.left + f.w + 16 << "' y='" << f.top + 18 * index << "' width='12' height='12' fill='" << color
     << "'/><text x='" << f.left + f.w + 34 << "' y='" << f.top + 10 + 18 * index << "'>" << d.name << "</text>\n";
+}
+
+// One dashed line per distinct tier-full point, labelled with the designs that reach it.
+void tier_full_marks(std::ostringstream& s, const Frame& f, const Report& r) {
+  std::map<uint64_t, std::string> marks;
+  for (const auto& d : r.designs)
+    if (d.max_context > 0) marks[d.max_context] += (marks[d.max_context].empty() ? "" : ", ") + d.name;
+  int row = 0;
+  for (const auto& [ctx, names] : marks) {
+    const double x = f.x(double(ctx));
+    const bool right = x > f.left + 0.6 * f.w;
+    s << "<line x1='" << x << "' x2='" << x << "' y1='" << f.top << "' y2='" << f.top + f.h
+      << "' stroke='#333' stroke-dasharray='5 3'/><text x='" << (right ? x - 4 : x + 4) << "' y='"
+      << f.top + 14 + 14 * row++ << "' text-anchor='" << (right ? "end" : "start") << "'>tier full at " << ctx
+      << ": " << names << "</text>\n";
+  }
 }
 
 }  // namespace
@@ -96,6 +110,7 @@ Status write_plot_svg(const Report& r, const std::string& path) {
   axes(s, f, r);
   for (size_t i = 0; i < r.designs.size(); ++i)
     series(s, f, r.designs[i], xs, ys[i], kColors[i % std::size(kColors)], int(i));
+  tier_full_marks(s, f, r);
   s << "</svg>\n";
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error("cannot write plot " + path);

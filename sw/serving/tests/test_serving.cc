@@ -213,8 +213,8 @@ TEST(Serving, TextAndPlot) {
   std::ifstream f(path);
   const std::string svg((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_NE(svg.find("<svg"), std::string::npos);
-  EXPECT_NE(svg.find("baseline tier full: 92"), std::string::npos);
-  EXPECT_NE(svg.find("fp8-e4m3 tier full: 440"), std::string::npos);
+  EXPECT_NE(svg.find("tier full at 92: baseline"), std::string::npos);
+  EXPECT_NE(svg.find("tier full at 440: fp8-e4m3"), std::string::npos);
   EXPECT_EQ(write_plot_svg(r.value(), "/nonexistent-dir/x.svg").ok(), false);
 }
 
