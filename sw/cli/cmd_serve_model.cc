@@ -48,10 +48,10 @@ Result<double> parse_double(const Args& a, const std::string& k, double def) {
   return v;
 }
 
-Result<sv::Figures> parse_figures(const Args& a, const std::string& k, const std::string& def) {
+Result<sv::FigureSet> parse_figures(const Args& a, const std::string& k, const std::string& def) {
   const std::string v = a.get(k, def);
-  if (v == "project") return sv::Figures::kProject;
-  if (v == "paper") return sv::Figures::kPaper;
+  if (v == "project") return sv::FigureSet::kProject;
+  if (v == "paper") return sv::FigureSet::kPaper;
   return Status::Error(k + " must be project or paper, got '" + v + "'");
 }
 

@@ -61,7 +61,7 @@ double mode_precision_bits(std::string_view mode) {
 }
 
 Region fetch_region(std::string_view mode, int guard) {
-  auto r = parse_region(mode_fetch_region(mode, guard), DType::kBF16, guard);
+  auto r = parse_region(mode_fetch_region(mode), DType::kBF16, guard);
   return r.ok() ? r.value() : Region{};
 }
 
@@ -75,7 +75,7 @@ double project_dram_fraction(std::string_view mode, int guard) {
 
 std::string region_label(std::string_view mode, int guard) {
   const Region r = fetch_region(mode, guard);
-  return mode_fetch_region(mode, guard) + " g=" + std::to_string(r.guard);
+  return mode_fetch_region(mode) + " g=" + std::to_string(r.guard);
 }
 
 void set_link_bits(const std::string& m, Inputs& in) {
@@ -102,14 +102,14 @@ double mode_link_bits(std::string_view mode) {
   return double(region_output_bytes(r.value(), DType::kBF16, n)) * 8 / double(n);
 }
 
-std::string mode_fetch_region(std::string_view mode, int /*guard*/) {
+std::string mode_fetch_region(std::string_view mode) {
   return mode == "5bit" ? "fp6-e3m2" : std::string(mode);
 }
 
-Status set_figures(Figures f, const std::vector<std::string>& modes, int guard, Inputs& in) {
+Status set_figures(FigureSet f, const std::vector<std::string>& modes, int guard, Inputs& in) {
   if (guard < 0 || guard > 2) return Status::Error("--guard must be 0, 1 or 2");
   for (const auto& m : modes) NDP_RETURN_IF_ERROR(check_mode(m));
-  if (f == Figures::kPaper) {
+  if (f == FigureSet::kPaper) {
     const double wr = 1 / (1 - 0.252), kr = 1 / (1 - 0.469);
     in["ratio.weights"] = {wr, "raw/stored", "paper abstract and IV-B2: weights 25.2% smaller (1 / 0.748)"};
     in["ratio.kv"] = {kr, "raw/stored", "paper abstract and IV-B1: KV cache 46.9% smaller (1 / 0.531)"};
@@ -136,8 +136,8 @@ Status set_figures(Figures f, const std::vector<std::string>& modes, int guard, 
   return Status::Ok();
 }
 
-void set_device(Figures f, Inputs& in) {
-  if (f == Figures::kPaper) {
+void set_device(FigureSet f, Inputs& in) {
+  if (f == FigureSet::kPaper) {
     const std::string p = "paper section III timing note: 32 lanes at 2 GHz sustain 2 TB/s";
     in["ndp.elems_per_cycle"] = {500, "BF16 elements/cycle", p + " (1e12 BF16 elements/s)"};
     in["ndp.clock_mhz"] = {2000, "MHz", p};
@@ -172,7 +172,7 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
   in["ratio.weights"] = {raw / stored, "raw/stored", src + ": total.bytes / total.stored_bytes"};
   for (const auto& m : modes) {
     NDP_RETURN_IF_ERROR(check_mode(m));
-    const std::string region = mode_fetch_region(m, guard);
+    const std::string region = mode_fetch_region(m);
     const int g = fetch_region(m, guard).guard;
     auto row = std::find_if((*t)["regions"].begin(), (*t)["regions"].end(), [&](const json& r) {
       return r.is_object() && r.value("region", std::string()) == region && r.value("guard", -1) == g;

@@ -249,13 +249,13 @@ TEST(Serving, ModeFormats) {
   EXPECT_EQ(mode_link_bits("mxfp4"), 4.25);  // 32 elements of 4 bits + one scale byte
   EXPECT_EQ(mode_link_bits("fp6-e3m2"), 6);
   EXPECT_EQ(mode_link_bits("5bit"), 5);
-  EXPECT_EQ(mode_fetch_region("5bit", 1), "fp6-e3m2");
+  EXPECT_EQ(mode_fetch_region("5bit"), "fp6-e3m2");
 }
 
 // The paper's figures: ratios from 25.2 % / 46.9 % savings, planes (element bits + guard) of 16.
 TEST(Serving, PaperFigures) {
   Inputs in;
-  ASSERT_TRUE(set_figures(Figures::kPaper, {"full", "e8m3", "fp8-e4m3", "mxfp4", "5bit"}, 1, in).ok());
+  ASSERT_TRUE(set_figures(FigureSet::kPaper, {"full", "e8m3", "fp8-e4m3", "mxfp4", "5bit"}, 1, in).ok());
   const double wr = 1 / 0.748;
   expect_rel(in["ratio.weights"].value, wr, "weights");
   expect_rel(in["ratio.kv"].value, 1 / 0.531, "kv");
@@ -264,7 +264,7 @@ TEST(Serving, PaperFigures) {
   expect_rel(in["mode.fp8-e4m3.dram_fraction"].value, 9.0 / 16 / wr, "fp8");
   expect_rel(in["mode.mxfp4.dram_fraction"].value, 5.0 / 16 / wr, "mxfp4");
   expect_rel(in["mode.5bit.dram_fraction"].value, 6.0 / 16 / wr, "5bit");
-  EXPECT_FALSE(set_figures(Figures::kPaper, {"full"}, 3, in).ok());
+  EXPECT_FALSE(set_figures(FigureSet::kPaper, {"full"}, 3, in).ok());
 }
 
 // Presets: the parameter counts Meta publishes (8.03 B, 70.55 B) and the KV bytes per token.
@@ -337,8 +337,8 @@ TEST(Serving, PaperSetupClosedForm) {
   ASSERT_TRUE(set_gpu_preset("h100", in).ok());
   set_tier_defaults(256 * 1.073741824, in);
   set_serving_defaults(in);
-  ASSERT_TRUE(set_figures(Figures::kPaper, {"5bit"}, 1, in).ok());
-  set_device(Figures::kPaper, in);
+  ASSERT_TRUE(set_figures(FigureSet::kPaper, {"5bit"}, 1, in).ok());
+  set_device(FigureSet::kPaper, in);
   ASSERT_TRUE(set_overrides("serve.batch=4,serve.tier_weight_copy=1", in).ok());
   auto r = run_model(in, {"5bit"}, {65536}, Overlap::kFull, Policy::kWeightsFirst, "llama3.1-70b");
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -375,7 +375,7 @@ TEST(ServingRealData, ProjectWeightFiguresMatchAnalyze) {
                                           "fp4-e2m1", "mxfp8", "mxfp4", "5bit"};
   for (int g = 0; g <= 2; ++g) {
     Inputs built_in, measured;
-    ASSERT_TRUE(set_figures(Figures::kProject, modes, g, built_in).ok());
+    ASSERT_TRUE(set_figures(FigureSet::kProject, modes, g, built_in).ok());
     ASSERT_TRUE(set_weights_from_analyze_json(ndp::report_json(rep.value()), "fresh", modes, g, measured).ok());
     EXPECT_DOUBLE_EQ(built_in["ratio.weights"].value, measured["ratio.weights"].value);
     for (const auto& mode : modes)
@@ -399,7 +399,7 @@ TEST(ServingRealData, ProjectKvFigureMatchesAnalyzeKv) {
   auto a = ndp::analyze_kv(trace.value(), o);
   ASSERT_TRUE(a.ok()) << a.status().message();
   Inputs built_in, measured;
-  ASSERT_TRUE(set_figures(Figures::kProject, {}, 1, built_in).ok());
+  ASSERT_TRUE(set_figures(FigureSet::kProject, {}, 1, built_in).ok());
   ASSERT_TRUE(set_kv_from_analyze_kv_json(ndp::kv_analysis_json(a.value()), "fresh", measured).ok());
   EXPECT_DOUBLE_EQ(built_in["ratio.kv"].value, measured["ratio.kv"].value);
 }

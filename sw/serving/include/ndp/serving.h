@@ -49,7 +49,7 @@ void set_tier_defaults(double capacity_gb, Inputs& in);
 void set_serving_defaults(Inputs& in);
 
 // Which compression figures and which device timing are used.
-enum class Figures { kProject, kPaper };
+enum class FigureSet { kProject, kPaper };
 
 // Precision modes: "5bit" or any region a BF16 source exposes (docs/spec.md section 5: full, e8m0..
 // e8m7, fp8-e4m3, fp8-e5m2, fp6-e3m2, fp6-e2m3, fp4-e2m1, mxfp8, mxfp4). Error names the mode.
@@ -57,9 +57,9 @@ Status check_mode(std::string_view mode);
 // Bits per weight element on the link for a mode (the region's output format, MX scales included;
 // 5 for "5bit"). 0 for an invalid mode.
 double mode_link_bits(std::string_view mode);
-// The analyze region whose planes a mode fetches from DRAM with `guard` guard planes ("5bit" is a
-// 5-bit E2M2 element: the planes of fp6-e3m2). `full` ignores the guard.
-std::string mode_fetch_region(std::string_view mode, int guard);
+// The analyze region whose planes a mode fetches from DRAM ("5bit" is a
+// 5-bit E2M2 element: the planes of fp6-e3m2).
+std::string mode_fetch_region(std::string_view mode);
 
 // Weight and KV ratios and the DRAM fraction of every mode (guard planes `guard`):
 //  kPaper: the paper's 25.2 % weight and 46.9 % KV savings; a mode fetches (element bits + guard)
@@ -67,11 +67,11 @@ std::string mode_fetch_region(std::string_view mode, int guard);
 //  kProject: this project's measured figures, built in with the command that produced each
 //          (docs/results/serving.md): `ndp analyze` on the GPT-2 attention weights, `ndp analyze-kv`
 //          on the stories260K trace.
-Status set_figures(Figures f, const std::vector<std::string>& modes, int guard, Inputs& in);
+Status set_figures(FigureSet f, const std::vector<std::string>& modes, int guard, Inputs& in);
 // Device controller rate and chunk latency: kProject = the ndp_device RTL figures of
 // docs/results/device.md at the pre-layout clock of docs/results/synth.md; kPaper = the paper's
 // 2 TB/s codec complex at 2 GHz and its 398 ns 5-bit chunk read.
-void set_device(Figures f, Inputs& in);
+void set_device(FigureSet f, Inputs& in);
 // Weight ratio and per-mode DRAM fractions from the output of `ndp analyze --json` (its last line).
 Status set_weights_from_analyze_json(const std::string& text, const std::string& origin,
                                      const std::vector<std::string>& modes, int guard, Inputs& in);
