@@ -44,7 +44,8 @@ Result<double> parse_double(const Args& a, const std::string& k, double def) {
   const std::string s = a.get(k);
   double v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || !(v >= 0)) return Status::Error(k + " expects a number, got '" + s + "'");
+  if (ec != std::errc() || p != s.data() + s.size() || !(v >= 0))
+    return Status::Error(k + " expects a number, got '" + s + "'");
   return v;
 }
 
@@ -123,9 +124,12 @@ int cmd_serve_model(const Args& a) {
   if (overlap != "full" && overlap != "serial") return finish_error(a, "--overlap must be full or serial");
   const std::string pol = a.get("--policy", "best");
   std::optional<sv::Policy> policy;
-  if (pol == "weights-first") policy = sv::Policy::kWeightsFirst;
-  else if (pol == "kv-first") policy = sv::Policy::kKvFirst;
-  else if (pol != "best") return finish_error(a, "--policy must be best, weights-first or kv-first");
+  if (pol == "weights-first")
+    policy = sv::Policy::kWeightsFirst;
+  else if (pol == "kv-first")
+    policy = sv::Policy::kKvFirst;
+  else if (pol != "best")
+    return finish_error(a, "--policy must be best, weights-first or kv-first");
   sv::Inputs in;
   std::string name;
   Status s = build_inputs(a, modes, in, name);
@@ -137,8 +141,10 @@ int cmd_serve_model(const Args& a) {
     Status p = sv::write_plot_svg(r.value(), a.get("--plot"));
     if (!p.ok()) return finish_error(a, p.message());
   }
-  if (a.has("--json")) std::printf("%s\n", sv::report_json(r.value()).c_str());
-  else std::fputs(sv::report_text(r.value()).c_str(), stdout);
+  if (a.has("--json"))
+    std::printf("%s\n", sv::report_json(r.value()).c_str());
+  else
+    std::fputs(sv::report_text(r.value()).c_str(), stdout);
   return 0;
 }
 

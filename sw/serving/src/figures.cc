@@ -1,10 +1,9 @@
 // Precision modes and the compression / device figures the serving model reads: the paper's, this
 // project's measured ones (built in, with the command that produced each), or those of a JSON file
 // written by `ndp analyze --json` / `ndp analyze-kv --json`.
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "ndp/planes.h"
@@ -30,9 +29,13 @@ struct PlaneBytes {
 };
 constexpr double kWeightsRaw = 28311552;
 constexpr double kWeightsImage = 19044546;  // total.stored_bytes: the whole image
-constexpr PlaneBytes kWeightsPlanes[] = {  // total.planes.bf16[*].device_bytes (headers included)
-    {15, 1774656}, {kPlaneExpByte, 4826132}, {6, 1774656}, {5, 1774656}, {4, 1774656},
-    {3, 1774656},  {2, 1774656},            {1, 1774656}, {0, 1774656},
+constexpr PlaneBytes kWeightsPlanes[] = {
+    // total.planes.bf16[*].device_bytes (headers included)
+    {15, 1774656}, {kPlaneExpByte, 4826132},
+    {6, 1774656},  {5, 1774656},
+    {4, 1774656},  {3, 1774656},
+    {2, 1774656},  {1, 1774656},
+    {0, 1774656},
 };
 
 // `ndp analyze-kv` of the stories260K KV trace: 32-token windows (the paper's page), the model's four
@@ -90,7 +93,9 @@ void set_link_bits(const std::string& m, Inputs& in) {
 Status check_mode(std::string_view mode) {
   if (mode == "5bit") return Status::Ok();
   auto r = parse_region(mode, DType::kBF16, 0);
-  if (!r.ok()) return Status::Error("unknown mode '" + std::string(mode) + "' (5bit or a BF16 region: " + r.status().message() + ")");
+  if (!r.ok())
+    return Status::Error("unknown mode '" + std::string(mode) + "' (5bit or a BF16 region: " + r.status().message() +
+                         ")");
   return Status::Ok();
 }
 
@@ -102,9 +107,7 @@ double mode_link_bits(std::string_view mode) {
   return double(region_output_bytes(r.value(), DType::kBF16, n)) * 8 / double(n);
 }
 
-std::string mode_fetch_region(std::string_view mode) {
-  return mode == "5bit" ? "fp6-e3m2" : std::string(mode);
-}
+std::string mode_fetch_region(std::string_view mode) { return mode == "5bit" ? "fp6-e3m2" : std::string(mode); }
 
 Status set_figures(FigureSet f, const std::vector<std::string>& modes, int guard, Inputs& in) {
   if (guard < 0 || guard > 2) return Status::Error("--guard must be 0, 1 or 2");
@@ -125,8 +128,9 @@ Status set_figures(FigureSet f, const std::vector<std::string>& modes, int guard
   in["ratio.weights"] = {kWeightsRaw / kWeightsImage, "raw/stored",
                          std::string(kWeightsCmd) + ": total.bytes / total.stored_bytes (" + kWeightsData + ")"};
   in["ratio.kv"] = {kKvRaw / kKvStored, "raw/stored",
-                    std::string(kKvCmd) + ": total.raw_bytes / total.stored_bytes.device (stories260K: 5 layers, "
-                                          "4 KV heads of 8 channels, 512 tokens)"};
+                    std::string(kKvCmd) +
+                        ": total.raw_bytes / total.stored_bytes.device (stories260K: 5 layers, "
+                        "4 KV heads of 8 channels, 512 tokens)"};
   for (const auto& m : modes) {
     set_link_bits(m, in);
     in["mode." + m + ".dram_fraction"] = {project_dram_fraction(m, guard), "of BF16 bytes",
@@ -167,7 +171,8 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
       !(*t)["regions"].is_array())
     return Status::Error(origin + ": total.bytes, total.stored_bytes or total.regions missing");
   const double raw = (*t)["bytes"].get<double>(), stored = (*t)["stored_bytes"].get<double>();
-  if (!(raw > 0) || !(stored > 0)) return Status::Error(origin + ": total.bytes and total.stored_bytes must be positive");
+  if (!(raw > 0) || !(stored > 0))
+    return Status::Error(origin + ": total.bytes and total.stored_bytes must be positive");
   const std::string src = origin + " (ndp analyze --json of " + j.value("path", std::string("?")) + ")";
   in["ratio.weights"] = {raw / stored, "raw/stored", src + ": total.bytes / total.stored_bytes"};
   for (const auto& m : modes) {
@@ -180,9 +185,9 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
     if (row == (*t)["regions"].end() || !(*row)["dram_bytes"].is_number())
       return Status::Error(origin + ": no total.regions row for " + region + " g=" + std::to_string(g));
     set_link_bits(m, in);
-    in["mode." + m + ".dram_fraction"] = {(*row)["dram_bytes"].get<double>() / raw, "of BF16 bytes",
-                                          src + ": regions[" + region + " g=" + std::to_string(g) +
-                                              "].dram_bytes / total.bytes"};
+    in["mode." + m + ".dram_fraction"] = {
+        (*row)["dram_bytes"].get<double>() / raw, "of BF16 bytes",
+        src + ": regions[" + region + " g=" + std::to_string(g) + "].dram_bytes / total.bytes"};
   }
   return Status::Ok();
 }
@@ -201,7 +206,8 @@ Status set_kv_from_analyze_kv_json(const std::string& text, const std::string& o
   if (j.contains("options") && j["options"].is_object())
     what += ", window " + std::to_string(j["options"].value("window", 0)) + " tokens x " +
             std::to_string(j["options"].value("heads_per_window", 0)) + " heads";
-  in["ratio.kv"] = {raw / stored, "raw/stored", origin + " (" + what + "): total.raw_bytes / total.stored_bytes.device"};
+  in["ratio.kv"] = {raw / stored, "raw/stored",
+                    origin + " (" + what + "): total.raw_bytes / total.stored_bytes.device"};
   return Status::Ok();
 }
 

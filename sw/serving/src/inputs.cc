@@ -1,10 +1,9 @@
 // Inputs of the serving model: presets (LLM geometry, GPU, CXL tier, serving defaults), a Hugging
 // Face config.json reader, the command-line overrides and the validation into a Config.
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "ndp/llama.h"
@@ -23,10 +22,8 @@ struct Geometry {
 
 // Meta's released configurations (config.json of the Hugging Face repositories).
 constexpr Geometry kModels[] = {
-    {"llama3.1-8b", 32, 4096, 14336, 32, 8, 128, 128256, false,
-     "meta-llama/Llama-3.1-8B config.json (Hugging Face)"},
-    {"llama3.1-70b", 80, 8192, 28672, 64, 8, 128, 128256, false,
-     "meta-llama/Llama-3.1-70B config.json (Hugging Face)"},
+    {"llama3.1-8b", 32, 4096, 14336, 32, 8, 128, 128256, false, "meta-llama/Llama-3.1-8B config.json (Hugging Face)"},
+    {"llama3.1-70b", 80, 8192, 28672, 64, 8, 128, 128256, false, "meta-llama/Llama-3.1-70B config.json (Hugging Face)"},
 };
 
 void set_geometry(const Geometry& g, const std::string& src, Inputs& in) {
@@ -50,19 +47,32 @@ struct Rule {
 // Capacities, rates and FLOPs only need to be positive (unit tests use byte-sized machines).
 constexpr double kTiny = 1e-15;
 constexpr Rule kRules[] = {
-    {"model.layers", 1, 1e4, true},         {"model.hidden", 1, 1e6, true},
-    {"model.intermediate", 1, 1e7, true},   {"model.heads", 1, 1e5, true},
-    {"model.kv_heads", 1, 1e5, true},       {"model.head_dim", 1, 1e5, true},
-    {"model.vocab", 1, 1e8, true},          {"model.tied_embeddings", 0, 1, true},
-    {"gpu.hbm_gb", kTiny, 1e6, false},      {"gpu.hbm_gbps", kTiny, 1e7, false},
-    {"gpu.bf16_tflops", kTiny, 1e7, false}, {"gpu.fp8_tflops", kTiny, 1e7, false},
-    {"gpu.staging_layers", 0, 1e4, false},  {"cxl.capacity_gb", 0, 1e9, false},
-    {"cxl.link_gbps", kTiny, 1e6, false},   {"cxl.dram_channels", 1, 1e4, true},
-    {"cxl.dram_channel_gbps", kTiny, 1e6, false}, {"ndp.elems_per_cycle", kTiny, 1e9, false},
-    {"ndp.clock_mhz", kTiny, 1e6, false},   {"ndp.engines", 1, 1e6, true},
-    {"ndp.chunk_latency_cycles", 0, 1e12, false}, {"ratio.weights", 0.01, 1e4, false},
-    {"ratio.kv", 0.01, 1e4, false},         {"serve.batch", 1, 1e6, true},
-    {"serve.page_tokens", 1, 1e6, true},    {"serve.tier_weight_copy", 0, 1, true},
+    {"model.layers", 1, 1e4, true},
+    {"model.hidden", 1, 1e6, true},
+    {"model.intermediate", 1, 1e7, true},
+    {"model.heads", 1, 1e5, true},
+    {"model.kv_heads", 1, 1e5, true},
+    {"model.head_dim", 1, 1e5, true},
+    {"model.vocab", 1, 1e8, true},
+    {"model.tied_embeddings", 0, 1, true},
+    {"gpu.hbm_gb", kTiny, 1e6, false},
+    {"gpu.hbm_gbps", kTiny, 1e7, false},
+    {"gpu.bf16_tflops", kTiny, 1e7, false},
+    {"gpu.fp8_tflops", kTiny, 1e7, false},
+    {"gpu.staging_layers", 0, 1e4, false},
+    {"cxl.capacity_gb", 0, 1e9, false},
+    {"cxl.link_gbps", kTiny, 1e6, false},
+    {"cxl.dram_channels", 1, 1e4, true},
+    {"cxl.dram_channel_gbps", kTiny, 1e6, false},
+    {"ndp.elems_per_cycle", kTiny, 1e9, false},
+    {"ndp.clock_mhz", kTiny, 1e6, false},
+    {"ndp.engines", 1, 1e6, true},
+    {"ndp.chunk_latency_cycles", 0, 1e12, false},
+    {"ratio.weights", 0.01, 1e4, false},
+    {"ratio.kv", 0.01, 1e4, false},
+    {"serve.batch", 1, 1e6, true},
+    {"serve.page_tokens", 1, 1e6, true},
+    {"serve.tier_weight_copy", 0, 1, true},
 };
 
 Status check(const Inputs& in, const std::string& name, double lo, double hi, bool integer, double& out) {
@@ -106,8 +116,16 @@ Status set_model_from_hf_config(const std::string& text, const std::string& orig
   std::string dtype = "bfloat16 assumed, torch_dtype absent";
   if (auto it = j.find("torch_dtype"); it != j.end() && it->is_string())
     dtype = "torch_dtype " + it->get<std::string>() + ", modelled as BF16";
-  const Geometry g{"", double(c.n_layers), double(c.dim), double(c.hidden_dim), double(c.n_heads),
-                   double(c.n_kv_heads), double(c.head_size), double(c.vocab_size), tied, ""};
+  const Geometry g{"",
+                   double(c.n_layers),
+                   double(c.dim),
+                   double(c.hidden_dim),
+                   double(c.n_heads),
+                   double(c.n_kv_heads),
+                   double(c.head_size),
+                   double(c.vocab_size),
+                   tied,
+                   ""};
   set_geometry(g, origin + " (" + dtype + ")", in);
   return Status::Ok();
 }

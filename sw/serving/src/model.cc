@@ -49,7 +49,7 @@ void step_traffic(const Config& c, const Design& d, uint64_t context, Step& s) {
   const double read_frac = 2 * c.read_params() / c.weight_bytes();  // weights read per step / stored
   const double w_tier = pl.w_tier * read_frac, w_hbm = pl.w_hbm * read_frac;
   const double new_kv = c.batch * c.kv_bytes_per_token();  // this step's K and V
-  const bool kv_to_tier = pl.kv_tier > 0;                   // HBM's KV share is full: new KV goes out
+  const bool kv_to_tier = pl.kv_tier > 0;                  // HBM's KV share is full: new KV goes out
   s.link_read = w_tier * d.w_link + pl.kv_tier * d.kv_link;
   s.link_write = kv_to_tier ? new_kv * d.kv_link : 0;
   s.dram = w_tier * d.w_dram + pl.kv_tier * d.kv_dram + (kv_to_tier ? new_kv * d.kv_store : 0);
@@ -74,9 +74,12 @@ Step decode_step(const Config& c, const Design& d, Policy p, uint64_t context, O
   s.t_hbm = s.hbm / c.hbm_bps;
   s.t_compute = s.flops / (d.fp8_compute ? c.fp8_flops : c.bf16_flops);
   s.t_latency = d.ndp && s.link_read > 0 ? c.ndp_latency_s : 0;  // the pipeline fills once per step
-  const std::pair<double, const char*> terms[] = {
-      {s.t_link_read, "link-read"}, {s.t_link_write, "link-write"}, {s.t_dram, "cxl-dram"},
-      {s.t_ndp, "ndp"},             {s.t_hbm, "hbm"},               {s.t_compute, "compute"}};
+  const std::pair<double, const char*> terms[] = {{s.t_link_read, "link-read"},
+                                                  {s.t_link_write, "link-write"},
+                                                  {s.t_dram, "cxl-dram"},
+                                                  {s.t_ndp, "ndp"},
+                                                  {s.t_hbm, "hbm"},
+                                                  {s.t_compute, "compute"}};
   const auto* top = std::max_element(std::begin(terms), std::end(terms),
                                      [](const auto& a, const auto& b) { return a.first < b.first; });
   s.bottleneck = top->second;
@@ -117,9 +120,8 @@ std::optional<Step> best_step(const Report& r, const Design& d, uint64_t context
   return best;
 }
 
-Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes,
-                         const std::vector<uint64_t>& contexts, Overlap o, std::optional<Policy> policy,
-                         const std::string& model_name) {
+Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes, const std::vector<uint64_t>& contexts,
+                         Overlap o, std::optional<Policy> policy, const std::string& model_name) {
   auto cfg = make_config(in, modes);
   if (!cfg.ok()) return cfg.status();
   for (uint64_t ctx : contexts)
@@ -130,8 +132,10 @@ Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes
     dr.name = d.name;
     for (Policy p : {Policy::kWeightsFirst, Policy::kKvFirst})
       dr.max_context_by_policy[size_t(p)] = max_context(r.config, d, p);
-    if (policy) dr.max_context_policy = *policy;
-    else if (dr.max_context_by_policy[1] > dr.max_context_by_policy[0]) dr.max_context_policy = Policy::kKvFirst;
+    if (policy)
+      dr.max_context_policy = *policy;
+    else if (dr.max_context_by_policy[1] > dr.max_context_by_policy[0])
+      dr.max_context_policy = Policy::kKvFirst;
     dr.max_context = dr.max_context_by_policy[size_t(dr.max_context_policy)];
     for (uint64_t ctx : contexts) dr.steps.push_back(best_step(r, d, ctx));
     r.designs.push_back(std::move(dr));

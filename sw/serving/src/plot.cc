@@ -14,8 +14,8 @@
 namespace ndp::serve {
 namespace {
 
-constexpr const char* kColors[] = {"#444444", "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2",
-                                   "#edc948", "#9c755f", "#ff9da7"};
+constexpr const char* kColors[] = {"#444444", "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                   "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#ff9da7"};
 constexpr int kPoints = 160;
 
 struct Frame {
@@ -58,9 +58,8 @@ void series(std::ostringstream& s, const Frame& f, const DesignResult& d, const 
   for (size_t i = 0; i < xs.size(); ++i)
     if (ys[i]) pts += fmt_num(f.x(double(xs[i]))) + "," + fmt_num(f.y(*ys[i])) + " ";
   // The baseline wide and light underneath: modes that match it stay visible on top.
-  s << "<polyline fill='none' stroke='" << color << "' stroke-width='" << (index == 0 ? 5 : 2)
-    << "' stroke-opacity='" << (index == 0 ? 0.45 : 1) << "' points='" << pts << "'><title>" << d.name
-    << "</title></polyline>\n";
+  s << "<polyline fill='none' stroke='" << color << "' stroke-width='" << (index == 0 ? 5 : 2) << "' stroke-opacity='"
+    << (index == 0 ? 0.45 : 1) << "' points='" << pts << "'><title>" << d.name << "</title></polyline>\n";
   s << "<rect x='" << f.left + f.w + 16 << "' y='" << f.top + 18 * index << "' width='12' height='12' fill='" << color
     << "'/><text x='" << f.left + f.w + 34 << "' y='" << f.top + 10 + 18 * index << "'>" << d.name << "</text>\n";
 }
@@ -76,8 +75,8 @@ void tier_full_marks(std::ostringstream& s, const Frame& f, const Report& r) {
     const bool right = x > f.left + 0.6 * f.w;
     s << "<line x1='" << x << "' x2='" << x << "' y1='" << f.top << "' y2='" << f.top + f.h
       << "' stroke='#333' stroke-dasharray='5 3'/><text x='" << (right ? x - 4 : x + 4) << "' y='"
-      << f.top + 14 + 14 * row++ << "' text-anchor='" << (right ? "end" : "start") << "'>tier full at " << ctx
-      << ": " << names << "</text>\n";
+      << f.top + 14 + 14 * row++ << "' text-anchor='" << (right ? "end" : "start") << "'>tier full at " << ctx << ": "
+      << names << "</text>\n";
   }
 }
 

@@ -1,10 +1,9 @@
 // JSON, text and SVG renderings of a serving-model Report.
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "ndp/serving.h"
@@ -20,17 +19,28 @@ json step_json(const Step& s, double batch) {
   return {{"policy", policy_name(s.policy)},
           {"bottleneck", s.bottleneck},
           {"step_s", s.t_step},
-          {"per_token", {{"link_read_bytes", s.link_read / batch},
-                         {"link_write_bytes", s.link_write / batch},
-                         {"cxl_dram_bytes", s.dram / batch},
-                         {"hbm_bytes", s.hbm / batch},
-                         {"flops", s.flops / batch},
-                         {"ndp_elements", s.ndp_elems / batch},
-                         {"time_s", s.t_step / batch}}},
-          {"step_time_s", {{"link_read", s.t_link_read}, {"link_write", s.t_link_write}, {"cxl_dram", s.t_dram},
-                           {"ndp", s.t_ndp}, {"hbm", s.t_hbm}, {"compute", s.t_compute}, {"latency", s.t_latency}}},
-          {"placement_bytes", {{"weights_hbm", w.w_hbm}, {"weights_tier", w.w_tier}, {"kv_hbm", w.kv_hbm},
-                               {"kv_tier", w.kv_tier}, {"tier_stored", w.tier_stored}}}};
+          {"per_token",
+           {{"link_read_bytes", s.link_read / batch},
+            {"link_write_bytes", s.link_write / batch},
+            {"cxl_dram_bytes", s.dram / batch},
+            {"hbm_bytes", s.hbm / batch},
+            {"flops", s.flops / batch},
+            {"ndp_elements", s.ndp_elems / batch},
+            {"time_s", s.t_step / batch}}},
+          {"step_time_s",
+           {{"link_read", s.t_link_read},
+            {"link_write", s.t_link_write},
+            {"cxl_dram", s.t_dram},
+            {"ndp", s.t_ndp},
+            {"hbm", s.t_hbm},
+            {"compute", s.t_compute},
+            {"latency", s.t_latency}}},
+          {"placement_bytes",
+           {{"weights_hbm", w.w_hbm},
+            {"weights_tier", w.w_tier},
+            {"kv_hbm", w.kv_hbm},
+            {"kv_tier", w.kv_tier},
+            {"tier_stored", w.tier_stored}}}};
 }
 
 json inputs_json(const Inputs& in) {
@@ -43,8 +53,8 @@ json inputs_json(const Inputs& in) {
 
 std::string report_json(const Report& r) {
   const Config& c = r.config;
-  json tok = json::object(), maxc = json::object(), byp = json::object(), pol = json::object(),
-       speed = json::object(), detail = json::object();
+  json tok = json::object(), maxc = json::object(), byp = json::object(), pol = json::object(), speed = json::object(),
+       detail = json::object();
   const DesignResult& base = r.designs.front();
   for (const DesignResult& d : r.designs) {
     json t = json::array(), p = json::array(), sp = json::array(), det = json::array();
@@ -75,10 +85,15 @@ std::string report_json(const Report& r) {
             {"policy", pol},
             {"max_context", maxc},
             {"max_context_by_policy", byp},
-            {"derived", {{"params", c.total_params()}, {"weight_bytes", c.weight_bytes()},
-                         {"kv_bytes_per_token", c.kv_bytes_per_token()}, {"hbm_usable_bytes", c.hbm_usable()},
-                         {"tier_bytes", c.tier_bytes}, {"link_bytes_per_s", c.link_bps},
-                         {"cxl_dram_bytes_per_s", c.dram_bps}, {"ndp_elements_per_s", c.ndp_elems_per_s}}},
+            {"derived",
+             {{"params", c.total_params()},
+              {"weight_bytes", c.weight_bytes()},
+              {"kv_bytes_per_token", c.kv_bytes_per_token()},
+              {"hbm_usable_bytes", c.hbm_usable()},
+              {"tier_bytes", c.tier_bytes},
+              {"link_bytes_per_s", c.link_bps},
+              {"cxl_dram_bytes_per_s", c.dram_bps},
+              {"ndp_elements_per_s", c.ndp_elems_per_s}}},
             {"detail", detail},
             {"inputs", inputs_json(r.inputs)},
             {"status", "ok"}};
@@ -118,8 +133,10 @@ void text_tok_s(std::ostringstream& o, const Report& r) {
     o << b;
     for (const auto& d : r.designs) {
       const auto& s = d.steps[i];
-      if (s) std::snprintf(b, sizeof b, " %12.3f %c", s->tok_s, s->policy == Policy::kWeightsFirst ? 'W' : 'K');
-      else std::snprintf(b, sizeof b, " %14s", "-");
+      if (s)
+        std::snprintf(b, sizeof b, " %12.3f %c", s->tok_s, s->policy == Policy::kWeightsFirst ? 'W' : 'K');
+      else
+        std::snprintf(b, sizeof b, " %14s", "-");
       o << b;
     }
     o << "\n";
@@ -149,10 +166,9 @@ void text_breakdown(std::ostringstream& o, const Report& r) {
       std::snprintf(b, sizeof b,
                     "%9llu %-10s %-6s %10.3f %10.3f %10.3f %10.3f %8.1f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f  %s\n",
                     (unsigned long long)r.contexts[i], d.name.c_str(), s.policy == Policy::kWeightsFirst ? "W" : "K",
-                    s.link_read * k / 1e9, s.link_write * k / 1e6, s.dram * k / 1e9, s.hbm * k / 1e9,
-                    s.flops * k / 1e9, std::max(s.t_link_read, s.t_link_write) * k * 1e3, s.t_dram * k * 1e3,
-                    s.t_ndp * k * 1e3, s.t_hbm * k * 1e3, s.t_compute * k * 1e3, s.t_step * k * 1e3,
-                    s.bottleneck.c_str());
+                    s.link_read * k / 1e9, s.link_write * k / 1e6, s.dram * k / 1e9, s.hbm * k / 1e9, s.flops * k / 1e9,
+                    std::max(s.t_link_read, s.t_link_write) * k * 1e3, s.t_dram * k * 1e3, s.t_ndp * k * 1e3,
+                    s.t_hbm * k * 1e3, s.t_compute * k * 1e3, s.t_step * k * 1e3, s.bottleneck.c_str());
       o << b;
     }
 }
@@ -166,7 +182,8 @@ std::string report_text(const Report& r) {
   text_breakdown(o, r);
   o << "\ninputs:\n";
   for (const auto& [name, v] : r.inputs)
-    o << "  " << name << " = " << fmt_num(v.value) << (v.unit.empty() ? "" : " " + v.unit) << "  [" << v.source << "]\n";
+    o << "  " << name << " = " << fmt_num(v.value) << (v.unit.empty() ? "" : " " + v.unit) << "  [" << v.source
+      << "]\n";
   return o.str();
 }
 

@@ -2,11 +2,11 @@
 // geometry, the presets against their published sizes, the config.json and analysis readers, and the
 // built-in project figures against a fresh analysis of the real data.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
@@ -175,9 +175,9 @@ TEST(Serving, RunModelPicksPolicyAndMarksTierFull) {
   EXPECT_EQ(ndp.max_context, 440u);
   EXPECT_EQ(ndp.max_context_policy, Policy::kWeightsFirst);
   ASSERT_TRUE(base.steps[0] && ndp.steps[0]);
-  EXPECT_FALSE(base.steps[1]);          // 100 tokens > 92
+  EXPECT_FALSE(base.steps[1]);  // 100 tokens > 92
   EXPECT_EQ(ndp.steps[0]->policy, Policy::kKvFirst);
-  ASSERT_TRUE(ndp.steps[2]);            // 420: only weights first fits (412 < 420 <= 440)
+  ASSERT_TRUE(ndp.steps[2]);  // 420: only weights first fits (412 < 420 <= 440)
   EXPECT_EQ(ndp.steps[2]->policy, Policy::kWeightsFirst);
   EXPECT_FALSE(ndp.steps[3]);
   auto fixed = run_model(toy_inputs(), {"fp8-e4m3"}, {10}, Overlap::kFull, Policy::kWeightsFirst, "toy");
@@ -371,8 +371,8 @@ TEST(ServingRealData, ProjectWeightFiguresMatchAnalyze) {
   ASSERT_EQ(m->tensors.size(), 24u);
   auto rep = ndp::analyze_model(m.value(), ndp::AnalyzeOptions{});
   ASSERT_TRUE(rep.ok()) << rep.status().message();
-  const std::vector<std::string> modes = {"full", "e8m0", "e8m3", "e8m7", "fp8-e4m3", "fp8-e5m2", "fp6-e2m3",
-                                          "fp4-e2m1", "mxfp8", "mxfp4", "5bit"};
+  const std::vector<std::string> modes = {"full",     "e8m0",     "e8m3",  "e8m7",  "fp8-e4m3", "fp8-e5m2",
+                                          "fp6-e2m3", "fp4-e2m1", "mxfp8", "mxfp4", "5bit"};
   for (int g = 0; g <= 2; ++g) {
     Inputs built_in, measured;
     ASSERT_TRUE(set_figures(FigureSet::kProject, modes, g, built_in).ok());

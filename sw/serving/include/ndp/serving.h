@@ -90,11 +90,11 @@ enum class Overlap : uint8_t { kFull, kSerial };
 // One design: the byte-level baseline tier or the NDP tier in one precision mode. Fractions are of
 // the BF16 bytes involved.
 struct Design {
-  std::string name;          // "baseline" or the mode
+  std::string name;  // "baseline" or the mode
   bool ndp = false;
-  double w_link = 1, w_dram = 1, w_store = 1;    // weights: link, device DRAM read, stored bytes
-  double kv_link = 1, kv_dram = 1, kv_store = 1; // KV: the same
-  bool fp8_compute = false;  // the GPU computes in FP8 (fp8 modes)
+  double w_link = 1, w_dram = 1, w_store = 1;     // weights: link, device DRAM read, stored bytes
+  double kv_link = 1, kv_dram = 1, kv_store = 1;  // KV: the same
+  bool fp8_compute = false;                       // the GPU computes in FP8 (fp8 modes)
 };
 
 // The validated inputs in SI units (bytes, bytes/s, FLOP/s, s).
@@ -107,14 +107,14 @@ struct Config {
   double weight_ratio = 1, kv_ratio = 1;
   double batch = 1, page_tokens = 1;
   bool tier_weight_copy = false;  // the tier stores every weight (HBM caches some), not just the rest
-  std::vector<Design> designs;  // baseline first, then the modes in order
+  std::vector<Design> designs;    // baseline first, then the modes in order
 
-  double layer_params() const;       // one decoder layer (attention, SwiGLU MLP, two norms)
-  double total_params() const;       // layers, embedding, classifier (unless tied), final norm
-  double read_params() const;        // weights read per decode step (not the embedding table)
+  double layer_params() const;  // one decoder layer (attention, SwiGLU MLP, two norms)
+  double total_params() const;  // layers, embedding, classifier (unless tied), final norm
+  double read_params() const;   // weights read per decode step (not the embedding table)
   double weight_bytes() const { return 2 * total_params(); }
   double kv_bytes_per_token() const { return 2 * layers * kv_heads * head_dim * 2; }  // K and V, BF16
-  double hbm_usable() const;         // HBM less the staging buffers of the streamed layers
+  double hbm_usable() const;  // HBM less the staging buffers of the streamed layers
 };
 
 // Validate the inputs (every required name present, in range) for the given modes.
@@ -122,7 +122,7 @@ Result<Config> make_config(const Inputs& in, const std::vector<std::string>& mod
 
 struct Placement {
   double w_hbm = 0, w_tier = 0, kv_hbm = 0, kv_tier = 0;  // BF16 bytes
-  double tier_stored = 0;                                  // bytes the tier stores for them
+  double tier_stored = 0;                                 // bytes the tier stores for them
   bool fits = false;
 };
 
@@ -151,12 +151,12 @@ struct DesignResult {
   std::string name;
   std::vector<std::optional<Step>> steps;  // per context, the (faster) policy; nullopt: tier full
   std::array<uint64_t, 2> max_context_by_policy{};
-  uint64_t max_context = 0;                // the larger of the two (the fixed policy's, if any)
+  uint64_t max_context = 0;  // the larger of the two (the fixed policy's, if any)
   Policy max_context_policy = Policy::kWeightsFirst;
 };
 
 struct Report {
-  std::string model;           // preset or config name
+  std::string model;  // preset or config name
   Inputs inputs;
   Config config;
   Overlap overlap = Overlap::kFull;
@@ -167,9 +167,8 @@ struct Report {
 
 // Evaluate every design at every context (contexts must be positive) under `policy`, or under the
 // faster of the two policies at each point when it is nullopt.
-Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes,
-                         const std::vector<uint64_t>& contexts, Overlap o, std::optional<Policy> policy,
-                         const std::string& model_name);
+Result<Report> run_model(const Inputs& in, const std::vector<std::string>& modes, const std::vector<uint64_t>& contexts,
+                         Overlap o, std::optional<Policy> policy, const std::string& model_name);
 // The step of design d at a context under r.policy (or the faster fitting policy); nullopt when
 // the tier is full.
 std::optional<Step> best_step(const Report& r, const Design& d, uint64_t context);
