@@ -155,7 +155,7 @@ NDP_COMMAND("serve-model",
             "[--mode full,e8m3,fp8-e4m3,mxfp4,5bit] [--context N,...] [--batch B] [--guard G] "
             "[--figures project|paper] [--device project|paper] [--weights-json F] [--kv-json F] "
             "[--policy best|weights-first|kv-first] [--overlap full|serial] [--set NAME=V,...] [--json] [--plot F.svg]",
-            cmd_serve_model, {"--json"});
+            cmd_serve_model, {"--json"}, {"--mode", "--context", "--set"});
 
 }  // namespace ndp::cli
 #endif

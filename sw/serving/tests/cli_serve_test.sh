@@ -42,6 +42,16 @@ grep -q "tier full at [0-9]*: 5bit" "$T/p.svg" && ok || bad "plot marks the tier
 "$NDP" serve-model --preset llama3.1-8b --mode fp8-e4m3 >"$T/text" && grep -q "tier-full point" "$T/text" && ok \
   || bad "text output"
 
+# Repeated list options add up: --mode a --mode b, --set x --set y, and modes separated by spaces.
+"$NDP" serve-model --mode 5bit --mode fp8-e4m3 mxfp4 --context 8192 --context 65536 \
+  --set serve.batch=2 --set serve.page_tokens=16 --json | tail -1 | python3 -c '
+import json, sys
+j = json.loads(sys.stdin.read())
+assert j["designs"] == ["baseline", "5bit", "fp8-e4m3", "mxfp4"], j["designs"]
+assert j["contexts"] == [8192, 65536], j["contexts"]
+assert j["inputs"]["serve.batch"]["value"] == 2 and j["inputs"]["serve.page_tokens"]["value"] == 16
+' && ok || bad "repeated list options"
+
 # 3. A Hugging Face config.json and measurement files as inputs.
 cat >"$T/config.json" <<'JSON'
 {"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
