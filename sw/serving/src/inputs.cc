@@ -219,6 +219,8 @@ Result<Config> make_config(const Inputs& in, const std::vector<std::string>& mod
   c.designs.push_back(Design{"baseline"});
   for (const auto& m : modes) {
     NDP_RETURN_IF_ERROR(check_mode(m));
+    for (const auto& d : c.designs)
+      if (d.name == m) return Status::Error("mode " + m + " is given twice");
     Design d{m, true};
     double link_bits = 0;
     NDP_RETURN_IF_ERROR(check(in, "mode." + m + ".link_bits", 0.5, 16, false, link_bits));

@@ -83,6 +83,7 @@ assert json.loads(sys.stdin.read())["status"] == "error"' && ok || bad "$what: -
 expect_error "unknown preset" --preset llama9
 expect_error "unknown mode" --mode fp7
 expect_error "zero context" --context 0,100
+expect_error "mode twice" --mode 5bit,5bit
 expect_error "missing config" --config "$T/none.json"
 expect_error "preset and config" --preset llama3.1-8b --config "$T/config.json"
 expect_error "unknown input" --set gpu.hbm=1

@@ -232,6 +232,7 @@ TEST(Serving, BadInputsAreErrors) {
   EXPECT_FALSE(make_config(in, {"fp8-e4m3"}).ok());
   EXPECT_FALSE(make_config(toy_inputs(), {"mxfp4"}).ok());  // its link_bits / dram_fraction are not set
   EXPECT_FALSE(check_mode("fp7").ok());
+  EXPECT_FALSE(make_config(toy_inputs(), {"fp8-e4m3", "fp8-e4m3"}).ok());
   in = toy_inputs();
   EXPECT_TRUE(set_overrides("serve.batch=4,cxl.link_gbps=2e-7", in).ok());
   EXPECT_EQ(in["serve.batch"].value, 4);
