@@ -32,12 +32,14 @@ struct Command {
   std::string usage;
   CommandFn fn;
   std::vector<std::string> flags;  // options that take no value
+  std::vector<std::string> lists;  // options that may repeat: their values are joined with ','
 };
 std::map<std::string, Command>& registry();
 
 struct Registrar {
-  Registrar(const char* name, const char* usage, CommandFn fn, std::vector<std::string> flags = {}) {
-    registry()[name] = Command{usage, std::move(fn), std::move(flags)};
+  Registrar(const char* name, const char* usage, CommandFn fn, std::vector<std::string> flags = {},
+            std::vector<std::string> lists = {}) {
+    registry()[name] = Command{usage, std::move(fn), std::move(flags), std::move(lists)};
   }
 };
 
@@ -48,6 +50,7 @@ int fail(const Args& a, const std::string& msg);
 
 #define NDP_CONCAT2(a, b) a##b
 #define NDP_CONCAT(a, b) NDP_CONCAT2(a, b)
-// NDP_COMMAND(name, usage, fn [, {"--flag1", "--flag2"}]) : flags listed take no value.
+// NDP_COMMAND(name, usage, fn [, {"--flag1", "--flag2"} [, {"--list1"}]]) : flags listed take no value;
+// list options may be given several times (`--mode a --mode b` reads as `--mode a,b`).
 #define NDP_COMMAND(name, usage, ...) \
   static ::ndp::cli::Registrar NDP_CONCAT(ndp_cmd_reg_, __LINE__)(name, usage, __VA_ARGS__)

@@ -55,17 +55,23 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto& flags = it->second.flags;
+  const auto& lists = it->second.lists;
+  auto set_opt = [&](const std::string& k, const std::string& v) {
+    auto o = a.opt.find(k);
+    if (o != a.opt.end() && std::find(lists.begin(), lists.end(), k) != lists.end()) o->second += "," + v;
+    else a.opt[k] = v;
+  };
   int first = a.command.find(' ') == std::string::npos ? 2 : 3;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
     if (s.size() > 2 && s.rfind("--", 0) == 0) {
       auto eq = s.find('=');
       if (eq != std::string::npos) {
-        a.opt[s.substr(0, eq)] = s.substr(eq + 1);
+        set_opt(s.substr(0, eq), s.substr(eq + 1));
       } else if (std::find(flags.begin(), flags.end(), s) != flags.end()) {
         a.opt[s] = "";
       } else if (i + 1 < argc) {
-        a.opt[s] = argv[++i];
+        set_opt(s, argv[++i]);
       } else {
         return fail(a, "option " + s + " needs a value");
       }
