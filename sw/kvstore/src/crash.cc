@@ -22,8 +22,8 @@ namespace ndp::kv {
 namespace {
 
 constexpr uint32_t kMaxWorkers = 1024, kLogCap = 4096;
-enum Phase : uint32_t { kIdle, kAlloc, kWrite, kSeal, kIndex, kLog, kRead, kRemove, kPhases };
-const char* kPhaseNames[kPhases] = {"idle", "alloc", "write", "seal", "index", "log", "read", "remove"};
+enum Phase : uint32_t { kIdle, kAlloc, kWrite, kSeal, kIndex, kLog, kRead, kRemove, kStart, kPhases };
+const char* kPhaseNames[kPhases] = {"idle", "alloc", "write", "seal", "index", "log", "read", "remove", "start"};
 enum EntryStatus : uint32_t { kNone, kCommitted, kRemoving, kRemoved };
 
 struct alignas(64) WorkerSlot {
@@ -35,6 +35,7 @@ struct LogEntry {
 };
 struct Shared {
   std::atomic<uint32_t> stop, stop_service, spawned, pad;
+  std::atomic<uint64_t> reaped_blocks, reaped_channels;  // by the index service (rpc mode)
   WorkerSlot w[kMaxWorkers];
   LogEntry log[kMaxWorkers][kLogCap];
 };
@@ -125,9 +126,9 @@ struct Worker {
   void run() {
     while (!sh->stop.load(std::memory_order_relaxed)) {
       const uint64_t op = rng() % 100;
-      if (op < 45)
+      if (op < 40)
         put_one();
-      else if (op < 85)
+      else if (op < 80)
         get_one();
       else
         remove_one();
@@ -157,6 +158,7 @@ Result<std::unique_ptr<ShmRpcClient>> connect_retry(KvStore& st) {
   }
   st.value()->set_fault_hook(phase_hook, &sh->w[wid]);
   Worker w{o, sh, wid, *st.value(), std::mt19937_64(o.seed * 1000003 + wid), {}, {}};
+  sh->w[wid].phase = kIdle;
   w.data.resize(o.geometry.block_bytes());
   w.back.resize(o.geometry.block_bytes());
   w.run();
@@ -171,6 +173,8 @@ Result<std::unique_ptr<ShmRpcClient>> connect_retry(KvStore& st) {
   if (!svc.start().ok()) _exit(4);
   while (!sh->stop_service.load()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   svc.stop();
+  sh->reaped_blocks.store(svc.stats().reaped_blocks);
+  sh->reaped_channels.store(svc.stats().reaped_channels);
   _exit(0);
 }
 
@@ -209,6 +213,7 @@ class Campaign {
 Result<pid_t> Campaign::spawn_worker() {
   const uint32_t wid = sh_->spawned.load();
   if (wid >= kMaxWorkers) return Status::Error("crash-test: more than " + std::to_string(kMaxWorkers) + " workers");
+  sh_->w[wid].phase = kStart;
   sh_->spawned.store(wid + 1);
   const pid_t pid = fork();
   if (pid < 0) return Status::Error(std::string("fork: ") + std::strerror(errno));
@@ -234,6 +239,7 @@ Status Campaign::kill_one(CrashReport& r) {
   if (!o_.rpc) {
     auto rec = st_.recover(RecoverMode::kDeadOwners);  // online, beside the live workers
     if (!rec.ok()) return rec.status();
+    r.freed_online += rec.value().freed_writing;
   }
   auto p = spawn_worker();
   return p.ok() ? Status::Ok() : p.status();
@@ -260,6 +266,8 @@ Status Campaign::run(CrashReport& r) {
     sh_->stop_service.store(1);
     int status = 0;
     waitpid(service_, &status, 0);
+    r.freed_online += sh_->reaped_blocks.load();
+    r.reaped_channels = sh_->reaped_channels.load();
   }
   if (worker_failures_) return Status::Error("crash-test: " + std::to_string(worker_failures_) + " worker(s) failed to start or run");
   verify(r);
@@ -325,6 +333,7 @@ std::string crash_report_json(const CrashReport& r) {
   j["torn_reads"] = r.torn_reads, j["leaked_blocks"] = r.leaked_blocks, j["read_errors"] = r.read_errors;
   j["resurrected"] = r.resurrected, j["leaked_before_recovery"] = r.leaked_before;
   j["reads_verified"] = r.reads_verified, j["full_errors"] = r.full_errors, j["ops"] = r.ops;
+  j["freed_online"] = r.freed_online, j["reaped_channels"] = r.reaped_channels;
   j["recovered"] = {{"freed_writing", r.recovery.freed_writing}, {"reindexed", r.recovery.reindexed},
                     {"freed_corrupt", r.recovery.freed_corrupt}, {"freed_duplicate", r.recovery.freed_duplicate},
                     {"dropped_entries", r.recovery.dropped_entries}};

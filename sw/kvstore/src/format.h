@@ -46,6 +46,10 @@ struct Control {
   ControlLine recoveries;    // full recoveries run on this pool
   ControlLine service_pid;   // pid of the index service (0: none)
   ControlLine service_beat;  // heartbeat the service bumps while it polls
+  struct alignas(64) {
+    std::atomic<uint32_t> word;  // 1 while the service sleeps on this futex (same host only)
+    char pad[60];
+  } service_sleeping;
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 static_assert(kControlOffset + sizeof(Control) <= kSuperBytes);
@@ -82,7 +86,8 @@ struct alignas(64) ChannelCtl {
   std::atomic<uint32_t> owner;  // client pid, 0 = free
   std::atomic<uint32_t> epoch;  // bumped on every claim and reap
   std::atomic<uint64_t> served; // requests answered since the claim
-  char pad[48];
+  std::atomic<uint32_t> client_waiting;  // 1 while the client sleeps on this futex (same host)
+  char pad[44];
 };
 struct alignas(64) RpcLine {
   std::atomic<uint64_t> seq;  // 1-based request number; written last

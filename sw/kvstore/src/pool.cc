@@ -153,6 +153,8 @@ Result<std::unique_ptr<KvStore>> PoolMapper::format(int fd, const std::string& p
   std::unique_ptr<KvStore> s(new KvStore());
   s->fd_ = fd, s->base_ = static_cast<uint8_t*>(p), s->map_bytes_ = map, s->path_ = path;
   if (auto st = bind_node(p, map, o.numa_node); !st.ok()) return st.prepend(path + ": ");
+  if (o.populate && o.numa_node < 0)
+    if (auto st = rt::detail::populate_write(p, map); !st.ok()) return st.prepend(path + ": ");
   // Metadata first (a devdax or reused file holds old bytes), the superblock last: a create
   // that dies half way leaves no valid magic.
   std::memset(s->base_, 0, l.off_data);

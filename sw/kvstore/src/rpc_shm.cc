@@ -1,5 +1,7 @@
 // Shared-memory RPC between clients and the index service (rpc.h).
+#include <linux/futex.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -40,6 +42,22 @@ uint64_t line_seq(fmt::RpcLine& l, Coherence coh) {
   return l.seq.load(std::memory_order_acquire);
 }
 RpcMessage read_line(const fmt::RpcLine& l) { return RpcMessage{l.op, l.arg, l.a, l.b, l.c, l.d, l.e}; }
+
+using Clock = std::chrono::steady_clock;
+
+// Shared (not private) futexes: the words live in a MAP_SHARED pool used by several processes.
+void futex_wait(std::atomic<uint32_t>& w, uint32_t expect, uint64_t max_us) {
+  timespec ts{time_t(max_us / 1000000), long(max_us % 1000000) * 1000};
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&w), FUTEX_WAIT, expect, &ts, nullptr, 0);
+}
+void futex_wake(std::atomic<uint32_t>& w) { syscall(SYS_futex, reinterpret_cast<uint32_t*>(&w), FUTEX_WAKE, 1, nullptr, nullptr, 0); }
+
+// After publishing: wake the other side if it announced that it sleeps (Dekker pattern: the
+// publish and the flag read are ordered by the full fence).
+void wake_if_sleeping(std::atomic<uint32_t>& flag) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (flag.load(std::memory_order_relaxed) == 1 && flag.exchange(0) == 1) futex_wake(flag);
+}
 
 RpcMessage reply(int32_t code, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0) {
   return RpcMessage{static_cast<uint32_t>(code), 0, a, b, c, 0, 0};
@@ -139,6 +157,7 @@ uint64_t IndexService::serve_channel(uint32_t c) {
     write_line(resp_line(s_, c, want), out, want, s_.coherence());
     served_[c] = want;
     ctl.served.store(want, std::memory_order_release);
+    if (!o_.spin_only) wake_if_sleeping(ctl.client_waiting);
   }
   return n;
 }
@@ -174,27 +193,44 @@ uint64_t IndexService::reap_dead() {
   return reaped;
 }
 
+// Announce the sleep, look once more (a client that posted before seeing the flag is served now),
+// then wait until a client wakes us or 20 ms pass (reaping and the stop flag need the thread).
+void IndexService::sleep_until_posted() {
+  auto& flag = control(s_).service_sleeping.word;
+  flag.store(1);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (poll_once() == 0) {
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    futex_wait(flag, 1, 20000);
+  }
+  flag.store(0);
+}
+
 void IndexService::loop() {
-  uint64_t idle = 0;
-  auto next_reap = std::chrono::steady_clock::now();
+  auto idle_since = Clock::now(), next_reap = Clock::now();
   auto& beat = control(s_).service_beat.value;
-  while (run_.load(std::memory_order_relaxed)) {
+  for (uint64_t idle = 0; run_.load(std::memory_order_relaxed);) {
     if (poll_once()) {
       idle = 0;
       continue;
     }
-    if ((++idle & 1023) == 0) {
-      beat.fetch_add(1, std::memory_order_relaxed);
-      const auto now = std::chrono::steady_clock::now();
-      if (now >= next_reap) reap_dead(), next_reap = now + std::chrono::milliseconds(50);
+    if ((++idle & 255) != 1) {
+      NDP_CPU_RELAX();
+      continue;
     }
-    if (idle > 50000) usleep(50);  // idle for a while: stop burning a core
-    else NDP_CPU_RELAX();
+    const auto now = Clock::now();
+    if (idle == 1) idle_since = now;
+    beat.fetch_add(1, std::memory_order_relaxed);
+    if (now >= next_reap) reap_dead(), next_reap = now + std::chrono::milliseconds(50);
+    if (!o_.spin_only && now - idle_since > std::chrono::microseconds(o_.spin_us)) {
+      sleep_until_posted();
+      idle = 0;
+    }
   }
 }
 
 ServiceStats IndexService::stats() const {
-  return ServiceStats{served_total_.load(), polls_.load(), reaped_ch_.load(), reaped_blocks_.load()};
+  return ServiceStats{served_total_.load(), polls_.load(), reaped_ch_.load(), reaped_blocks_.load(), sleeps_.load()};
 }
 
 // ---- client ----
@@ -227,22 +263,35 @@ ShmRpcClient::~ShmRpcClient() {
 uint64_t ShmRpcClient::post(const RpcMessage& req) {
   const uint64_t seq = next_++;
   write_line(req_line(s_, ch_, seq), req, seq, s_.coherence());
+  if (!o_.spin_only) wake_if_sleeping(control(s_).service_sleeping.word);
   return seq;
 }
 
+// Spin for spin_us, then (same host) sleep on the channel's futex until the service wakes us.
 Result<RpcMessage> ShmRpcClient::wait(uint64_t seq) {
   fmt::RpcLine& rl = resp_line(s_, ch_, seq);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o_.timeout_ms);
+  auto& waiting = channel_ctl(s_, ch_).client_waiting;
+  const auto start = Clock::now(), deadline = start + std::chrono::milliseconds(o_.timeout_ms);
+  const auto spin_end = start + std::chrono::microseconds(o_.spin_us);
   for (uint64_t spins = 0;; ++spins) {
     if (line_seq(rl, s_.coherence()) >= seq) return read_line(rl);
-    if (spins < 4096) {
+    if ((spins & 63) != 63) {
       NDP_CPU_RELAX();
       continue;
     }
-    sched_yield();
-    if ((spins & 255) == 0 && std::chrono::steady_clock::now() > deadline)
+    const auto now = Clock::now();
+    if (now > deadline)
       return Status::Error(s_.path() + ": index service did not answer request " + std::to_string(seq) +
                            " on channel " + std::to_string(ch_) + " within " + std::to_string(o_.timeout_ms) + " ms");
+    if (now < spin_end) continue;
+    if (o_.spin_only) {
+      sched_yield();
+      continue;
+    }
+    waiting.store(1);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (line_seq(rl, s_.coherence()) < seq) futex_wait(waiting, 1, 2000);
+    waiting.store(0);
   }
 }
 

@@ -37,8 +37,13 @@ struct CrashReport {
   uint64_t reads_verified = 0;  // gets that found a block and matched its content
   uint64_t full_errors = 0;     // puts refused because the pool was full (expected under churn)
   uint64_t ops = 0;             // worker operations in all
-  RecoverReport recovery;
-  std::map<std::string, uint64_t> kill_phases;  // what the killed worker was doing
+  uint64_t freed_online = 0;    // WRITING blocks of killed workers freed while the others ran
+  uint64_t reaped_channels = 0; // RPC channels of killed workers the index service took back
+  RecoverReport recovery;       // the final exclusive recovery
+  // What each killed worker was doing, as it last published before the signal: idle, alloc
+  // (index lookup and block allocation), write (payload), seal (header + commit word), index,
+  // log (stored, not yet logged), read, remove, start (not yet running its loop).
+  std::map<std::string, uint64_t> kill_phases;
   bool consistent = false;      // deep check after recovery
   std::string status;           // "ok" or "fail"
   double seconds = 0;

@@ -65,6 +65,7 @@ struct CreateOptions {
   Coherence coherence = Coherence::kHost;  // recorded as the pool's default
   int numa_node = -1;  // bind the pages to this node before they are touched (tmpfs/memfd/anon)
   bool overwrite = false;  // replace an existing file
+  bool populate = false;   // fault every page in now (a DAX pool is memory already; tmpfs is not)
 };
 
 struct OpenOptions {

@@ -45,13 +45,27 @@ struct RpcMessage {
 // Run one request against the store's local allocator and index on behalf of `client` (pid).
 RpcMessage handle_request(KvStore& s, const RpcMessage& req, uint32_t client);
 
+// Waiting: both sides spin first (the paper's polling: the lowest latency when each has a core),
+// then, on one host, sleep on a futex in the pool that the other side wakes, so an oversubscribed
+// host does not lose whole scheduler slices to spinners. Across hosts futexes do not reach: set
+// spin_only there (and ServiceOptions::spin_only on the service).
+struct RpcClientOptions {
+  uint64_t timeout_ms = 2000;  // no response within this: error naming the pool and channel
+  uint32_t spin_us = 20;       // spin this long before sleeping
+  bool spin_only = false;
+};
+struct ServiceOptions {
+  uint32_t spin_us = 200;  // idle this long before sleeping until a client posts
+  bool spin_only = false;
+};
+
 struct ServiceStats {
-  uint64_t served = 0, polls = 0, reaped_channels = 0, reaped_blocks = 0;
+  uint64_t served = 0, polls = 0, reaped_channels = 0, reaped_blocks = 0, sleeps = 0;
 };
 
 class IndexService {
  public:
-  explicit IndexService(KvStore& s) : s_(s), served_(s.rpc_channels(), 0) {}
+  explicit IndexService(KvStore& s, ServiceOptions o = {}) : s_(s), o_(o), served_(s.rpc_channels(), 0) {}
   ~IndexService() { stop(); }
   IndexService(const IndexService&) = delete;
   IndexService& operator=(const IndexService&) = delete;
@@ -67,16 +81,15 @@ class IndexService {
  private:
   uint64_t serve_channel(uint32_t c);
   void loop();
+  void sleep_until_posted();
   KvStore& s_;
+  ServiceOptions o_;
   std::vector<uint64_t> served_;  // next expected sequence - 1, per channel
   std::atomic<bool> run_{false};
   std::thread th_;
-  std::atomic<uint64_t> served_total_{0}, polls_{0}, reaped_ch_{0}, reaped_blocks_{0};
+  std::atomic<uint64_t> served_total_{0}, polls_{0}, reaped_ch_{0}, reaped_blocks_{0}, sleeps_{0};
 };
 
-struct RpcClientOptions {
-  uint64_t timeout_ms = 2000;  // no response within this: error naming the pool and channel
-};
 
 // A client's channel; also a MetaOps, so KvStore::set_meta(client) routes a store's allocation and
 // index operations through the service (the mode needed across hosts without coherence).
