@@ -273,6 +273,7 @@ Result<BenchReport> run_bench(const BenchOptions& o) {
   Status ss = wait_children(svc, "service");
   const BenchReport r = aggregate(o, sh, *st.value(), secs(Clock::now() - t0));
   munmap(m, sizeof(BenchShared));
+  if (!st.value()->path().starts_with("/dev/dax")) ::unlink(o.pool.c_str());  // a scratch pool
   NDP_RETURN_IF_ERROR(ws);
   NDP_RETURN_IF_ERROR(ss);
   return r;

@@ -22,8 +22,8 @@ namespace ndp::kv {
 namespace {
 
 constexpr uint32_t kMaxWorkers = 1024, kLogCap = 4096;
-enum Phase : uint32_t { kIdle, kAlloc, kWrite, kSeal, kIndex, kLog, kRead, kRemove, kStart, kPhases };
-const char* kPhaseNames[kPhases] = {"idle", "alloc", "write", "seal", "index", "log", "read", "remove", "start"};
+enum Phase : uint32_t { kIdle, kAlloc, kWrite, kSeal, kIndex, kLog, kRead, kRemove, kStart, kPick, kFill, kPhases };
+const char* kPhaseNames[kPhases] = {"idle", "alloc", "write", "seal", "index", "log", "read", "remove", "start", "pick", "fill"};
 enum EntryStatus : uint32_t { kNone, kCommitted, kRemoving, kRemoved };
 
 struct alignas(64) WorkerSlot {
@@ -76,6 +76,7 @@ struct Worker {
   }
   // A committed entry of any worker, claimed for removal (status committed -> removing).
   bool remove_one() {
+    me().phase = kPick;
     const uint32_t n = sh->spawned.load();
     for (int tries = 0; tries < 16; ++tries) {
       const uint32_t v = uint32_t(rng() % n), logged = sh->w[v].logged.load(std::memory_order_acquire);
@@ -93,6 +94,7 @@ struct Worker {
   void put_one() {
     if (me().logged.load() == kLogCap) return (void)remove_one();
     const Key k = key_of(o.seed, wid, next);
+    me().phase = kFill;
     fill_payload(k, data.data(), data.size());
     me().phase = kAlloc;
     const auto g = gather();

@@ -11,7 +11,7 @@
 namespace ndp::kv {
 
 struct BenchOptions {
-  std::string pool;        // created (replaced) for the run
+  std::string pool;        // created (replaced) for the run and removed after it (not a devdax)
   uint32_t procs = 1;
   Geometry geometry{16, 32, 8, 128, 2};  // Llama-3.1-8B K/V, vLLM's 16-token page: 2 MiB
   uint64_t pool_bytes = 512ull << 20;

@@ -42,7 +42,9 @@ struct CrashReport {
   RecoverReport recovery;       // the final exclusive recovery
   // What each killed worker was doing, as it last published before the signal: idle, alloc
   // (index lookup and block allocation), write (payload), seal (header + commit word), index,
-  // log (stored, not yet logged), read, remove, start (not yet running its loop).
+  // log (stored, not yet logged), read, remove, start (not yet running its loop), pick (choosing
+  // a logged key to remove), fill (generating the payload to put); pick and fill are the
+  // campaign's own work and do not touch the pool.
   std::map<std::string, uint64_t> kill_phases;
   bool consistent = false;      // deep check after recovery
   std::string status;           // "ok" or "fail"
