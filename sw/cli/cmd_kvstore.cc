@@ -74,6 +74,14 @@ void print_pool(const KvStore& s) {
               (unsigned long long)p.index_used, (unsigned long long)p.index_slots, (unsigned long long)p.index_tombstones);
 }
 
+int show_pool(const Args& a, const KvStore& s) {
+  if (a.has("--json"))
+    std::printf("%s\n", pool_json(s).dump().c_str());
+  else
+    print_pool(s);
+  return 0;
+}
+
 int cmd_create(const Args& a) {
   const std::string path = pool_arg(a);
   if (path.empty()) return fail(a, "missing --pool FILE");
@@ -89,11 +97,7 @@ int cmd_create(const Args& a) {
   o.rpc_channels = uint32_t(*ch), o.rpc_depth = uint32_t(*depth);
   auto s = KvStore::create(path, o);
   if (!s.ok()) return fail(a, s.status().message());
-  if (a.has("--json"))
-    std::printf("%s\n", pool_json(*s.value()).dump().c_str());
-  else
-    print_pool(*s.value());
-  return 0;
+  return show_pool(a, *s.value());
 }
 
 int cmd_inspect(const Args& a) {
@@ -101,11 +105,7 @@ int cmd_inspect(const Args& a) {
   if (path.empty()) return fail(a, "missing --pool FILE");
   auto s = KvStore::open(path);
   if (!s.ok()) return fail(a, s.status().message());
-  if (a.has("--json"))
-    std::printf("%s\n", pool_json(*s.value()).dump().c_str());
-  else
-    print_pool(*s.value());
-  return 0;
+  return show_pool(a, *s.value());
 }
 
 nlohmann::ordered_json check_json(const CheckReport& c) {

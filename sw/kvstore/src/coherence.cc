@@ -103,37 +103,37 @@ void full_fence() {
 #endif
 }
 
-void flush_lines(const void* p, size_t n) {
-  if (n == 0) return;
+namespace {
+// Write back and invalidate the lines of [p, p+n); the caller fences. Returns whether the weakly
+// ordered CLFLUSHOPT was used (an SFENCE then orders it; CLFLUSH needs MFENCE).
+bool flush_range(const void* p, size_t n) {
 #if defined(__x86_64__)
   const uintptr_t a = line_down(p), end = reinterpret_cast<uintptr_t>(p) + n;
   if (cpu_cache_ops().clflushopt) {
     flush_opt(a, end);
-    _mm_sfence();
-  } else {
-    flush_legacy(a, end);
-    _mm_mfence();
+    return true;
   }
+  flush_legacy(a, end);
 #else
-  (void)p;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  (void)p, (void)n;
 #endif
+  return false;
+}
+}  // namespace
+
+void flush_lines(const void* p, size_t n) {
+  if (n == 0) return;
+  if (flush_range(p, n))
+    store_fence();
+  else
+    full_fence();
 }
 
+// CLFLUSHOPT also invalidates; either way a full fence orders the flushes before later loads.
 void invalidate_lines(const void* p, size_t n) {
   if (n == 0) return;
-#if defined(__x86_64__)
-  // CLFLUSHOPT also invalidates; either way a full fence orders the flushes before later loads.
-  const uintptr_t a = line_down(p), end = reinterpret_cast<uintptr_t>(p) + n;
-  if (cpu_cache_ops().clflushopt)
-    flush_opt(a, end);
-  else
-    flush_legacy(a, end);
-  _mm_mfence();
-#else
-  (void)p;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-#endif
+  flush_range(p, n);
+  full_fence();
 }
 
 void store_bytes(void* dst, const void* src, size_t n, Coherence c) {
