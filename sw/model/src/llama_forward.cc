@@ -155,9 +155,13 @@ void LlamaRunner::attention(int l, int pos) {
   const LlamaConfig& c = m_.config;
   const LlamaLayerWeights& w = m_.weights.layers[l];
   const int hs = c.head_size, kv_dim = c.kv_dim(), kv_mul = c.n_heads / c.n_kv_heads;
+  use(w.attn_norm);
   rmsnorm(xb_.data(), x_.data(), w.attn_norm, c.dim, c.norm_eps);
+  use(w.wq);
   matvec(w.wq, xb_.data(), q_.data());
+  use(w.wk);
   matvec(w.wk, xb_.data(), k_.data());
+  use(w.wv);
   matvec(w.wv, xb_.data(), v_.data());
   const float* cs = &rope_cos_[static_cast<size_t>(pos) * (hs / 2)];
   const float* sn = &rope_sin_[static_cast<size_t>(pos) * (hs / 2)];
@@ -188,6 +192,7 @@ void LlamaRunner::attention(int l, int pos) {
       for (int i = 0; i < hs; ++i) xb[i] += a * v[i];
     }
   }
+  use(w.wo);
   matvec(w.wo, xb_.data(), xb2_.data());
   for (int i = 0; i < c.dim; ++i) x_[i] += xb2_[i];
 }
@@ -195,14 +200,18 @@ void LlamaRunner::attention(int l, int pos) {
 void LlamaRunner::feed_forward(int l) {
   const LlamaConfig& c = m_.config;
   const LlamaLayerWeights& w = m_.weights.layers[l];
+  use(w.ffn_norm);
   rmsnorm(xb_.data(), x_.data(), w.ffn_norm, c.dim, c.norm_eps);
+  use(w.w1);
   matvec(w.w1, xb_.data(), hb_.data());
+  use(w.w3);
   matvec(w.w3, xb_.data(), hb2_.data());
   for (int i = 0; i < c.hidden_dim; ++i) {
     float val = hb_[i];
     val *= 1.0f / (1.0f + std::exp(-val));  // SiLU
     hb_[i] = val * hb2_[i];
   }
+  use(w.w2);
   matvec(w.w2, hb_.data(), xb_.data());
   for (int i = 0; i < c.dim; ++i) x_[i] += xb_[i];
 }
@@ -215,12 +224,15 @@ Result<const std::vector<float>*> LlamaRunner::forward(int token, int pos) {
   if (pos != next_pos_ || pos >= c.seq_len)
     return Status::Error("forward: position " + std::to_string(pos) + " (expected " + std::to_string(next_pos_) +
                          ", context " + std::to_string(c.seq_len) + ")");
+  use(m_.weights.tok_embeddings);
   for (int i = 0; i < c.dim; ++i) x_[i] = m_.weights.tok_embeddings.at(static_cast<uint64_t>(token), i);
   for (int l = 0; l < c.n_layers; ++l) {
     attention(l, pos);
     feed_forward(l);
   }
+  use(m_.weights.final_norm);
   rmsnorm(x_.data(), x_.data(), m_.weights.final_norm, c.dim, c.norm_eps);
+  use(m_.weights.classifier);
   matvec(m_.weights.classifier, x_.data(), logits_.data());
   ++next_pos_;
   return &logits_;

@@ -95,6 +95,14 @@ class KvSink {
   virtual void on_kv(int layer, int pos, const float* k, const float* v) = 0;
 };
 
+// Told of every weight tensor just before the forward pass uses it, in execution order (the
+// profiling pass of a prefetcher: order, sizes and the time between uses).
+class WeightObserver {
+ public:
+  virtual ~WeightObserver() = default;
+  virtual void on_weight(const WeightView& w) = 0;
+};
+
 // Incremental decoder with a KV cache (run.c's RunState).
 class LlamaRunner {
  public:
@@ -103,14 +111,19 @@ class LlamaRunner {
   // token and pos must be in range) and return the vocab_size logits. Reports K/V to the sink.
   Result<const std::vector<float>*> forward(int token, int pos);
   void set_sink(KvSink* s) { sink_ = s; }
+  void set_weight_observer(WeightObserver* o) { observer_ = o; }
   const LlamaConfig& config() const { return m_.config; }
 
  private:
   void attention(int layer, int pos);
   void feed_forward(int layer);
+  void use(const WeightView& w) {
+    if (observer_) observer_->on_weight(w);
+  }
 
   const LlamaModel& m_;
   KvSink* sink_ = nullptr;
+  WeightObserver* observer_ = nullptr;
   int next_pos_ = 0;
   std::vector<float> x_, xb_, xb2_, hb_, hb2_, q_, k_, v_, att_, logits_;
   std::vector<float> key_cache_, value_cache_;  // [layer][pos][kv_dim]
