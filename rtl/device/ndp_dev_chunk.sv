@@ -1,37 +1,43 @@
-// ndp_dev_chunk: the chunk engine of ndp_device. For one job (tensor, chunk, region) it fetches
-// the chunk's plane-index entry from DRAM (and the next chunk's, which bounds the last block),
-// checks it (spec 7.5 `Index`), hands every plane block the region fetches to a free decode lane
-// (ndp_dev_lane; the lanes fetch and decode in parallel and write the staging banks), and when all
-// blocks are intact runs bp_assembler over the staged planes and writes the region bytes of the
-// chunk as 64-byte words into the chunk buffer the job names. Reports done with an error flag;
-// errors are logged with tensor, chunk, slot, plane and DRAM address.
+// ndp_dev_chunk: the chunk engine of ndp_device. Chunk jobs (tensor, chunk, region, chunk buffer)
+// queue here and flow through three stages that work on different jobs at once:
+//   index     ndp_dev_index fetches and checks the chunk's index entry into a staging set's bounds;
+//   dispatch  the blocks the region fetches go to free decode lanes (ndp_dev_lane), set after set,
+//             and the lanes write the decoded planes into that set (ndp_dev_stage);
+//   retire    in job order, a set whose blocks are all back is assembled (bp_assembler, 16 elements
+//             per beat) into its chunk buffer, or, when a check failed, reported failed and logged
+//             (demand jobs only: a failed prefetch is dropped silently, spec 7.6).
+// ndp_dev_sets keeps the staging-set ring (formal proof in rtl/formal). Done reports come back in
+// job order, one per job, with the job's buffer and an error flag.
 //
-/// Registers: the job, the index-entry buffer (four 64-byte lines), the block bounds of every
-/// slot, the dispatch/wait counters, the staging banks (16 bit-plane banks and one EXPBYTE bank,
-/// ram_1r1w), the assembler feed (a RAM read stage and a 4-entry fifo_sync), the assembler, and
-/// the byte queue that packs its output into chunk-buffer words.
+/// Registers: the job FIFO, each set's job, buffer and error record (lowest failing slot), the
+/// bounds RAM (Sets x 16 block extents), the dispatcher's slot and block, each lane's set/slot/start,
+/// the retire state, the assembler feed (stage read, 4-entry fifo_sync), the assembler and the byte
+/// queue that packs its output into 64-byte chunk-buffer words.
 `include "ndp_assert.svh"
 
 module ndp_dev_chunk #(
   parameter int unsigned Lanes         = 4,
   parameter int unsigned MaxChunkElems = 32768,
-  parameter int unsigned Bufs          = 2,      // chunk buffers (the RAM is outside)
+  parameter int unsigned Bufs          = 8,      // chunk buffers (the RAM is outside)
+  parameter int unsigned Sets          = 4,      // staging sets: chunks in flight
   parameter int unsigned DramAw        = 30,
-  localparam int unsigned BpWords  = MaxChunkElems / 256,  // 32-byte words of a bit-plane bank
-  localparam int unsigned EbWords  = MaxChunkElems / 32,   // words of the EXPBYTE bank
-  localparam int unsigned BankAw   = $clog2(EbWords),
+  localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
+  localparam int unsigned SW       = (Sets > 1) ? $clog2(Sets) : 1,
+  localparam int unsigned EbAw     = $clog2(MaxChunkElems / 32),
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64, // 64-byte words of one chunk buffer
-  localparam int unsigned RcbAw    = $clog2(Bufs * BufWords),
-  localparam int unsigned LW       = (Lanes > 1) ? $clog2(Lanes) : 1
+  localparam int unsigned RcbAw    = BW + $clog2(BufWords),
+  localparam int unsigned LW       = (Lanes > 1) ? $clog2(Lanes) : 1,
+  localparam int unsigned FbW      = $clog2(MaxChunkElems / 16 + 1)  // assembler beats of a chunk
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  // job
+  // jobs
   input  logic                 job_valid_i,
   output logic                 job_ready_o,
   input  ndp_dev_pkg::job_t    job_i,
-  input  logic [$clog2(Bufs)-1:0] job_buf_i,
-  output logic                 done_o,        // one cycle
+  input  logic [BW-1:0]        job_buf_i,
+  output logic                 done_o,        // one cycle per job, in job order
+  output logic [BW-1:0]        done_buf_o,
   output logic                 done_err_o,
   // DRAM reads of the index entry (one line per request)
   output logic                 ix_ar_valid_o,
@@ -54,7 +60,7 @@ module ndp_dev_chunk #(
   input  logic [Lanes*8-1:0]   dn_code_i,     // device error code (0 ok, 4 BlockSpan, 16 + lane status)
   input  logic [Lanes-1:0]     st_we_i,
   input  logic [Lanes*5-1:0]   st_bank_i,
-  input  logic [Lanes*BankAw-1:0] st_addr_i,
+  input  logic [Lanes*EbAw-1:0] st_addr_i,
   input  logic [Lanes*256-1:0] st_data_i,
   // chunk buffer writes
   output logic                 rcb_we_o,
@@ -65,114 +71,89 @@ module ndp_dev_chunk #(
   output ndp_dev_pkg::err_t    err_o,
   output logic                 cnt_block_o
 );
-  typedef enum logic [2:0] {CkIdle, CkIndexFetch, CkIndexWait, CkBounds, CkDispatch, CkAssemble,
-                            CkDone} ck_e;
-  ck_e               st_q;
-  ndp_dev_pkg::job_t job_q;
-  logic [$clog2(Bufs)-1:0] buf_q;
-  logic              err_q;
-
-  assign job_ready_o = st_q == CkIdle;
+  // ---------------------------------------------------------------------------------------------
+  // Job FIFO (at most one job per chunk buffer is outstanding)
+  localparam int unsigned JW = $bits(ndp_dev_pkg::job_t) + BW;
+  logic              jq_valid, jq_ready;
+  logic [JW-1:0]     jq_out;
+  ndp_dev_pkg::job_t jq_job;
+  logic [BW-1:0]     jq_buf;
+  logic [$clog2(Bufs + 1)-1:0] unused_jq_cnt;
+  fifo_sync #(.Width(JW), .Depth(Bufs)) u_jobs (
+    .clk_i, .rst_ni,
+    .in_valid_i (job_valid_i),
+    .in_ready_o (job_ready_o),
+    .in_data_i  ({job_i, job_buf_i}),
+    .out_valid_o(jq_valid),
+    .out_ready_i(jq_ready),
+    .out_data_o (jq_out),
+    .count_o    (unused_jq_cnt)
+  );
+  assign {jq_job, jq_buf} = jq_out;
 
   // ---------------------------------------------------------------------------------------------
-  // Index entry: E = 8 + 4 P bytes at index + k E; the next entry too unless this is the last chunk
-  logic [7:0]   ent_bytes;
-  logic [8:0]   ent_span;
-  logic [39:0]  ent_addr;
-  logic [33:0]  ix_first, ix_last;
-  logic [2:0]   ix_req_q, ix_got_q;
-  logic [511:0] ibuf_q [4];
-  logic [2047:0] ibuf, ent;
+  // Staging-set ring
+  logic          free, take, ix_done, ix_err, disp_valid, disp_err, disp_blk, disp_end;
+  logic          blk_done, rt_valid, rt_err, rt;
+  logic [SW-1:0] ap, ix_set, dp, blk_set, rp;
+  ndp_dev_sets #(.Sets(Sets), .MaxBlocks(16)) u_sets (
+    .clk_i, .rst_ni,
+    .free_o(free), .ap_o(ap), .take_i(take),
+    .ix_done_i(ix_done), .ix_set_i(ix_set), .ix_err_i(ix_err),
+    .disp_valid_o(disp_valid), .dp_o(dp), .disp_err_o(disp_err), .disp_blk_i(disp_blk),
+    .disp_end_i(disp_end),
+    .blk_done_i(blk_done), .blk_set_i(blk_set),
+    .rt_valid_o(rt_valid), .rp_o(rp), .rt_err_o(rt_err), .rt_i(rt)
+  );
 
-  assign ent_bytes = 8'd8 + (job_q.slots << 2);
-  assign ent_addr  = job_q.index + job_q.chunk * 40'(ent_bytes);
-  assign ix_first  = ent_addr[39:6];
-  assign ent_span  = job_q.last ? {1'b0, ent_bytes} : {ent_bytes, 1'b0};
-  assign ix_last   = 34'((ent_addr + 40'(ent_span) - 40'd1) >> 6);
-  assign ix_ar_valid_o = st_q == CkIndexFetch;
-  assign ix_ar_line_o  = ix_first + 34'(ix_req_q);
-  assign ibuf = {ibuf_q[3], ibuf_q[2], ibuf_q[1], ibuf_q[0]};
-  assign ent  = ibuf >> {ent_addr[5:0], 3'b000};
-
-  // Block bounds of every slot (bf16: 9 or 16 slots).
-  logic [63:0] coff, noff;
-  logic [41:0] cbase, bstart [16], bend [16];   // wide enough that no sum wraps
-  logic [15:0] slot_bad;
-  logic        ix_out;                          // the entries reach past the DRAM end
-  assign coff  = ent[63:0];
-  assign noff  = job_q.expbyte ? ent[44*8 +: 64] : ent[72*8 +: 64];
-  assign cbase = 42'(job_q.image) + 42'(coff[39:0]);
-  assign ix_out = 42'(ent_addr) + 42'(ent_span) > 42'(64'(1) << DramAw);
-  always_comb begin
-    for (int unsigned s = 0; s < 16; s++) begin
-      logic [41:0] len;
-      logic        last_slot;
-      last_slot = 8'(s + 1) >= job_q.slots;
-      bstart[s] = cbase + 42'(ent[64 + 32*s +: 32]);
-      if (!last_slot) bend[s] = cbase + 42'(ent[64 + 32*(s+1) +: 32]);
-      else if (job_q.last) bend[s] = 42'(job_q.data_end);
-      else bend[s] = 42'(job_q.image) + 42'(noff[39:0]);
-      len = bend[s] - bstart[s];
-      // spec 7.6: start < end, 13..65548 bytes, inside the tensor data (a chunk offset of 2^40 or
-      // more lies past every DRAM, like the model's 64-bit sums)
-      slot_bad[s] = ix_out || bstart[s] >= bend[s] || len < 42'd13 || len > 42'd65548
-                 || bend[s] > 42'(job_q.data_end) || coff[63:40] != '0
-                 || (last_slot && !job_q.last && noff[63:40] != '0);
-    end
-  end
-
-  // The assembler's format (job_t keeps bp_pkg::fmt_e's encoding as bits).
-  bp_pkg::fmt_e asm_fmt;
-  always_comb begin
-    unique case (job_q.fmt)
-      ndp_dev_pkg::FmtEmK:   asm_fmt = bp_pkg::FmtEmK;
-      ndp_dev_pkg::FmtE4M3:  asm_fmt = bp_pkg::FmtE4M3;
-      ndp_dev_pkg::FmtE5M2:  asm_fmt = bp_pkg::FmtE5M2;
-      ndp_dev_pkg::FmtE3M2:  asm_fmt = bp_pkg::FmtE3M2;
-      ndp_dev_pkg::FmtE2M3:  asm_fmt = bp_pkg::FmtE2M3;
-      ndp_dev_pkg::FmtE2M1:  asm_fmt = bp_pkg::FmtE2M1;
-      ndp_dev_pkg::FmtMxfp8: asm_fmt = bp_pkg::FmtMxfp8;
-      ndp_dev_pkg::FmtMxfp4: asm_fmt = bp_pkg::FmtMxfp4;
-      default:               asm_fmt = bp_pkg::FmtFull;
-    endcase
-  end
-
-  // Slots the region fetches: sign, exponent, top t mantissa planes.
-  logic [3:0]  m_kept, t_fetch;
-  logic [15:0] need;
-  always_comb begin
-    unique case (job_q.fmt)
-      ndp_dev_pkg::FmtFull:  m_kept = 4'd7;
-      ndp_dev_pkg::FmtEmK:   m_kept = job_q.k;
-      ndp_dev_pkg::FmtE4M3, ndp_dev_pkg::FmtE2M3, ndp_dev_pkg::FmtMxfp8: m_kept = 4'd3;
-      ndp_dev_pkg::FmtE5M2, ndp_dev_pkg::FmtE3M2: m_kept = 4'd2;
-      default:          m_kept = 4'd1;
-    endcase
-    t_fetch = (m_kept + 4'(job_q.guard) > 4'd7) ? 4'd7 : m_kept + 4'(job_q.guard);
-    need = '0;
-    for (int unsigned s = 0; s < 16; s++) begin
-      // mantissa rank of slot s (0 = MSB): expbyte slots 2.., bitplane slots 9..
-      logic [3:0] r;
-      r = job_q.expbyte ? 4'(s - 2) : 4'(s - 9);
-      if (job_q.expbyte) need[s] = (s < 2) || (s < 9 && r < t_fetch);
-      else               need[s] = (s < 9) || r < t_fetch;
-    end
-  end
-
-  function automatic logic [7:0] plane_of(input logic expbyte, input logic [3:0] s);
-    if (expbyte) plane_of = (s == 4'd0) ? 8'd15 : (s == 4'd1) ? bp_pkg::PlaneExpByte : {4'd0, 4'd8 - s};
-    else plane_of = {4'd0, 4'd15 - s};
-  endfunction
+  ndp_dev_pkg::job_t sjob_q [Sets];
+  logic [BW-1:0]     sbuf_q [Sets];
 
   // ---------------------------------------------------------------------------------------------
-  // Dispatch to lanes and collect their done beats
-  logic [4:0]    slot_q;         // next slot to dispatch (16 = all dispatched)
-  logic [4:0]    pending_q;      // blocks dispatched, done not yet seen
-  logic [3:0]    lane_slot_q [Lanes];
-  logic [LW-1:0] free_lane;
-  logic          have_free, disp_fire, slot_need;
-  logic [7:0]    dplane;
+  // Index stage
+  logic        ix_ready, bd_we;
+  logic [SW+3:0] bd_waddr;
+  logic [79:0] bd_wdata;
+  logic [3:0]  ix_err_slot;
+  logic [7:0]  ix_err_plane;
+  logic [39:0] ix_err_addr;
+  assign take     = jq_valid && ix_ready && free;
+  assign jq_ready = take;
+  ndp_dev_index #(.Sets(Sets), .DramAw(DramAw)) u_index (
+    .clk_i, .rst_ni,
+    .job_valid_i(take), .job_ready_o(ix_ready), .job_i(jq_job), .set_i(ap),
+    .ix_ar_valid_o, .ix_ar_ready_i, .ix_ar_line_o, .ix_r_valid_i, .ix_r_data_i,
+    .bd_we_o(bd_we), .bd_addr_o(bd_waddr), .bd_data_o(bd_wdata),
+    .done_o(ix_done), .done_set_o(ix_set), .done_err_o(ix_err),
+    .err_slot_o(ix_err_slot), .err_plane_o(ix_err_plane), .err_addr_o(ix_err_addr)
+  );
 
+  logic        bd_re;
+  logic [SW+3:0] bd_raddr;
+  logic [79:0] bd_rdata;
+  ram_1r1w #(.Width(80), .Depth(Sets * 16)) u_bounds (
+    .clk_i, .rst_ni,
+    .we_i(bd_we), .waddr_i(bd_waddr), .wlane_i(1'b1), .wdata_i(bd_wdata),
+    .re_i(bd_re), .raddr_i(bd_raddr), .rdata_o(bd_rdata)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Dispatch: the fetched slots of set dp, in slot order, each to the lowest free lane
+  typedef enum logic [1:0] {DsIdle, DsScan, DsHold} ds_e;
+  ds_e               ds_q;
+  logic [4:0]        slot_q;
+  ndp_dev_pkg::job_t djob;
+  logic [15:0]       dneed;
+  logic [7:0]        dplane;
+  logic [LW-1:0]     free_lane;
+  logic              have_free;
+  logic [SW-1:0]     lane_set_q   [Lanes];
+  logic [3:0]        lane_slot_q  [Lanes];
+  logic [39:0]       lane_start_q [Lanes];
+
+  assign djob  = sjob_q[dp];
+  assign dneed = ndp_dev_pkg::need_mask(djob.fmt, djob.k, djob.guard, djob.expbyte);
+  assign dplane = ndp_dev_pkg::plane_of(djob.expbyte, slot_q[3:0]);
   always_comb begin
     have_free = 1'b0;
     free_lane = '0;
@@ -183,24 +164,60 @@ module ndp_dev_chunk #(
       end
     end
   end
-  assign slot_need = slot_q < 5'(job_q.slots) && need[slot_q[3:0]];
-  assign disp_fire = st_q == CkDispatch && slot_q < 5'(job_q.slots) && slot_need && have_free;
-  assign dplane    = plane_of(job_q.expbyte, slot_q[3:0]);
+  logic ds_scan_end, ds_scan_read;
+  assign ds_scan_end  = ds_q == DsScan && slot_q >= 5'(djob.slots);
+  assign ds_scan_read = ds_q == DsScan && !ds_scan_end && dneed[slot_q[3:0]];
+  assign bd_re    = ds_scan_read;
+  assign bd_raddr = {dp, slot_q[3:0]};
+  assign disp_blk = ds_q == DsHold && have_free;
+  assign disp_end = (ds_q == DsIdle && disp_valid && disp_err) || ds_scan_end;
 
   always_comb begin
-    as_valid_o    = '0;
-    as_valid_o[free_lane] = disp_fire;
-    as_start_o    = bstart[slot_q[3:0]][39:0];
-    as_end_o      = bend[slot_q[3:0]][39:0];
-    as_block_id_o = job_q.chunk[15:0];
+    as_valid_o            = '0;
+    as_valid_o[free_lane] = disp_blk;
+    as_start_o    = bd_rdata[39:0];
+    as_end_o      = bd_rdata[79:40];
+    as_block_id_o = djob.chunk[15:0];
     as_plane_o    = dplane;
-    as_raw_o      = (dplane == bp_pkg::PlaneExpByte) ? 17'(job_q.n) : 17'((job_q.n + 32'd7) >> 3);
-    as_pad_o      = (dplane == bp_pkg::PlaneExpByte || job_q.n[2:0] == 3'd0) ? 8'h00
-                  : ~((8'd1 << job_q.n[2:0]) - 8'd1);
-    as_bank_o     = (dplane == bp_pkg::PlaneExpByte) ? 5'd16 : dplane[4:0];
+    as_raw_o      = (dplane == ndp_dev_pkg::PlaneExpByte) ? 17'(djob.n) : 17'((djob.n + 32'd7) >> 3);
+    as_pad_o      = (dplane == ndp_dev_pkg::PlaneExpByte || djob.n[2:0] == 3'd0) ? 8'h00
+                  : ~((8'd1 << djob.n[2:0]) - 8'd1);
+    as_bank_o     = (dplane == ndp_dev_pkg::PlaneExpByte) ? 5'd16 : dplane[4:0];
   end
 
-  // done beats: one lane per cycle (lowest first)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ds_q   <= DsIdle;
+      slot_q <= '0;
+    end else begin
+      unique case (ds_q)
+        DsIdle: if (disp_valid && !disp_err) begin
+          ds_q   <= DsScan;
+          slot_q <= '0;
+        end
+        DsScan: begin
+          if (ds_scan_end) ds_q <= DsIdle;
+          else if (ds_scan_read) ds_q <= DsHold;
+          else slot_q <= slot_q + 5'd1;
+        end
+        DsHold: if (have_free) begin
+          ds_q   <= DsScan;
+          slot_q <= slot_q + 5'd1;
+        end
+        default: ds_q <= DsIdle;
+      endcase
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (disp_blk) begin
+      lane_set_q[free_lane]   <= dp;
+      lane_slot_q[free_lane]  <= slot_q[3:0];
+      lane_start_q[free_lane] <= bd_rdata[39:0];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Block completions: one lane per cycle (lowest first); each set keeps its lowest failing slot
   logic          dn_any;
   logic [LW-1:0] dn_lane;
   logic [7:0]    dn_code;
@@ -214,100 +231,123 @@ module ndp_dev_chunk #(
       end
     end
     dn_ready_o = '0;
-    dn_ready_o[dn_lane] = dn_any && st_q == CkDispatch;
+    dn_ready_o[dn_lane] = dn_any;
     dn_code = dn_code_i[dn_lane * 8 +: 8];
   end
+  assign blk_done    = dn_any;
+  assign blk_set     = lane_set_q[dn_lane];
+  assign cnt_block_o = dn_any;
+
+  logic [Sets-1:0] be_valid_q;
+  logic [3:0]      be_slot_q  [Sets];
+  logic [7:0]      be_code_q  [Sets];
+  logic [7:0]      be_plane_q [Sets];
+  logic [39:0]     be_addr_q  [Sets];
+  logic            dn_err_new;
+  assign dn_err_new = dn_any && dn_code != 8'd0
+                   && (!be_valid_q[blk_set] || lane_slot_q[dn_lane] < be_slot_q[blk_set]);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) be_valid_q <= '0;
+    else begin
+      if (take) be_valid_q[ap] <= 1'b0;
+      if (ix_done && ix_err) be_valid_q[ix_set] <= 1'b1;
+      if (dn_err_new) be_valid_q[blk_set] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (take) begin
+      sjob_q[ap] <= jq_job;
+      sbuf_q[ap] <= jq_buf;
+    end
+    if (ix_done && ix_err) begin
+      be_slot_q[ix_set]  <= ix_err_slot;
+      be_code_q[ix_set]  <= ndp_dev_pkg::ErrIndex;
+      be_plane_q[ix_set] <= ix_err_plane;
+      be_addr_q[ix_set]  <= ix_err_addr;
+    end
+    if (dn_err_new) begin
+      be_slot_q[blk_set]  <= lane_slot_q[dn_lane];
+      be_code_q[blk_set]  <= dn_code;
+      be_plane_q[blk_set] <= ndp_dev_pkg::plane_of(sjob_q[blk_set].expbyte, lane_slot_q[dn_lane]);
+      be_addr_q[blk_set]  <= lane_start_q[dn_lane];
+    end
+  end
 
   // ---------------------------------------------------------------------------------------------
-  // Staging banks: bank b < 16 holds bit-plane b, bank 16 the EXPBYTE plane
-  logic [$clog2(BpWords)-1:0] fd_addr_bp;
-  logic [BankAw-1:0] fd_addr_eb;
+  // Staging sets
+  logic [Lanes*SW-1:0] st_set;
+  for (genvar i = 0; i < Lanes; i++) begin : gen_st_set
+    assign st_set[i*SW +: SW] = lane_set_q[i];
+  end
   logic              fd_re;
-  logic [255:0]      bp_word [16];
-  logic [255:0]      eb_word;
-
-  for (genvar b = 0; b < 17; b++) begin : gen_bank
-    logic              we;
-    logic [BankAw-1:0] wa;
-    logic [255:0]      wd;
-    always_comb begin
-      we = 1'b0;
-      wa = '0;
-      wd = '0;
-      for (int unsigned i = 0; i < Lanes; i++) begin
-        if (st_we_i[i] && st_bank_i[i*5 +: 5] == 5'(b)) begin
-          we = 1'b1;
-          wa = st_addr_i[i*BankAw +: BankAw];
-          wd = st_data_i[i*256 +: 256];
-        end
-      end
-    end
-    if (b < 16) begin : gen_bp
-      ram_1r1w #(.Width(256), .Depth(BpWords)) u_ram (
-        .clk_i, .rst_ni,
-        .we_i(we), .waddr_i($clog2(BpWords)'(wa)), .wlane_i(1'b1), .wdata_i(wd),
-        .re_i(fd_re), .raddr_i(fd_addr_bp), .rdata_o(bp_word[b])
-      );
-      logic unused_wa_hi;
-      assign unused_wa_hi = ^wa[BankAw-1:$clog2(BpWords)];
-    end else begin : gen_eb
-      ram_1r1w #(.Width(256), .Depth(EbWords)) u_ram (
-        .clk_i, .rst_ni,
-        .we_i(we), .waddr_i(wa), .wlane_i(1'b1), .wdata_i(wd),
-        .re_i(fd_re), .raddr_i(fd_addr_eb), .rdata_o(eb_word)
-      );
-    end
-  end
+  logic [FbW-1:0]    fd_beat_q;
+  logic [16*16+127:0] fd_word;
+  ndp_dev_pkg::job_t rjob;
+  assign rjob = sjob_q[rp];
+  ndp_dev_stage #(.Lanes(Lanes), .Sets(Sets), .MaxChunkElems(MaxChunkElems)) u_stage (
+    .clk_i, .rst_ni,
+    .we_i(st_we_i), .set_i(st_set), .bank_i(st_bank_i), .addr_i(st_addr_i), .data_i(st_data_i),
+    .rd_i(fd_re), .rd_set_i(rp), .rd_beat_i((EbAw+1)'(fd_beat_q)), .rd_expbyte_i(rjob.expbyte),
+    .rd_data_o(fd_word)
+  );
 
   // ---------------------------------------------------------------------------------------------
-  // Assembler feed: beat j = bits (j%16)*16 of bit-plane word j/16, bytes (j%2)*16 of EXPBYTE word j/2
+  // Retire: in set order; assemble set rp into its chunk buffer, or report it failed
+  typedef enum logic [1:0] {RtIdle, RtAssemble, RtDone} rt_e;
+  rt_e  rt_q;
+  logic rt_fail;
+  assign rt_fail = rt_err || be_valid_q[rp];
+
   localparam int unsigned FW = 16 * 16 + 128;
-  logic [31:0]  fd_beat_q, fd_beats;
-  logic         fd_pend_q;
-  logic [3:0]   fd_sel_q;
-  logic         ff_valid, ff_ready, ff_push;
-  logic [FW-1:0] ff_in, ff_out;
+  logic [FbW-1:0] fd_beats;
+  logic         fd_pend_q, ff_valid, ff_ready, asm_started_q, flush_q, cmd_valid, cmd_ready;
+  logic [FW-1:0] ff_out;
   logic [2:0]   ff_cnt;
-  logic         cmd_valid, cmd_ready, asm_started_q, unused_ff_ready, unused_asm_busy;
-
-  assign fd_beats   = (job_q.n + 32'd15) >> 4;
-  assign fd_re      = st_q == CkAssemble && asm_started_q && fd_beat_q < fd_beats
-                   && 32'(ff_cnt) + 32'(fd_pend_q) < 32'd4;
-  assign fd_addr_bp = $clog2(BpWords)'(fd_beat_q >> 4);
-  assign fd_addr_eb = BankAw'(fd_beat_q >> 1);
-  assign ff_push    = fd_pend_q;
-  always_comb begin
-    for (int unsigned b = 0; b < 16; b++) ff_in[b*16 +: 16] = bp_word[b][fd_sel_q * 16 +: 16];
-    ff_in[256 +: 128] = eb_word[fd_sel_q[0] * 128 +: 128];
-  end
-
+  logic         unused_ff_ready, unused_asm_busy;
+  assign fd_beats = FbW'((rjob.n + 32'd15) >> 4);
+  assign fd_re    = rt_q == RtAssemble && asm_started_q && fd_beat_q < fd_beats
+                 && 32'(ff_cnt) + 32'(fd_pend_q) < 32'd4;
   fifo_sync #(.Width(FW), .Depth(4)) u_feed (
     .clk_i, .rst_ni,
-    .in_valid_i (ff_push),
+    .in_valid_i (fd_pend_q),
     .in_ready_o (unused_ff_ready),
-    .in_data_i  (ff_in),
+    .in_data_i  (fd_word),
     .out_valid_o(ff_valid),
     .out_ready_i(ff_ready),
     .out_data_o (ff_out),
     .count_o    (ff_cnt)
   );
 
+  bp_pkg::fmt_e asm_fmt;
+  always_comb begin
+    unique case (rjob.fmt)
+      ndp_dev_pkg::FmtEmK:   asm_fmt = bp_pkg::FmtEmK;
+      ndp_dev_pkg::FmtE4M3:  asm_fmt = bp_pkg::FmtE4M3;
+      ndp_dev_pkg::FmtE5M2:  asm_fmt = bp_pkg::FmtE5M2;
+      ndp_dev_pkg::FmtE3M2:  asm_fmt = bp_pkg::FmtE3M2;
+      ndp_dev_pkg::FmtE2M3:  asm_fmt = bp_pkg::FmtE2M3;
+      ndp_dev_pkg::FmtE2M1:  asm_fmt = bp_pkg::FmtE2M1;
+      ndp_dev_pkg::FmtMxfp8: asm_fmt = bp_pkg::FmtMxfp8;
+      ndp_dev_pkg::FmtMxfp4: asm_fmt = bp_pkg::FmtMxfp4;
+      default:               asm_fmt = bp_pkg::FmtFull;
+    endcase
+  end
+
   logic [15:0]  bp_ready;
   logic         eb_ready, ao_valid, ao_last;
   logic [255:0] ao_data;
   logic [5:0]   ao_nbytes;
   assign ff_ready  = (bp_ready != '0) || eb_ready;
-  assign cmd_valid = st_q == CkAssemble && !asm_started_q;
-
+  assign cmd_valid = rt_q == RtAssemble && !asm_started_q;
   bp_assembler #(.ExpBits(8), .ManBits(7), .Lanes(16)) u_asm (
     .clk_i, .rst_ni,
     .cmd_valid_i  (cmd_valid),
     .cmd_ready_o  (cmd_ready),
     .cmd_fmt_i    (asm_fmt),
-    .cmd_k_i      (3'(job_q.k)),
-    .cmd_guard_i  (job_q.guard),
-    .cmd_expbyte_i(job_q.expbyte),
-    .cmd_n_i      (job_q.n),
+    .cmd_k_i      (3'(rjob.k)),
+    .cmd_guard_i  (rjob.guard),
+    .cmd_expbyte_i(rjob.expbyte),
+    .cmd_n_i      (rjob.n),
     .bp_valid_i   ({16{ff_valid}}),
     .bp_ready_o   (bp_ready),
     .bp_data_i    (ff_out[255:0]),
@@ -322,11 +362,10 @@ module ndp_dev_chunk #(
     .busy_o       (unused_asm_busy)
   );
 
-  // Region bytes into 64-byte chunk-buffer words.
+  // Region bytes into 64-byte chunk-buffer words
   logic [7:0]   oq_count;
   logic [6:0]   oq_pop;
   logic [511:0] oq_head;
-  logic         flush_q;
   logic [RcbAw-1:0] rcb_w_q;
   lz4_byteq #(.Depth(128), .PushW(32), .PopW(64)) u_outq (
     .clk_i, .rst_ni,
@@ -342,131 +381,66 @@ module ndp_dev_chunk #(
   assign rcb_addr_o = rcb_w_q;
   assign rcb_data_o = oq_head;
 
-  // ---------------------------------------------------------------------------------------------
-  // Control
+  assign rt = rt_q == RtDone;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q          <= CkIdle;
-      err_q         <= 1'b0;
-      ix_req_q      <= '0;
-      ix_got_q      <= '0;
-      slot_q        <= '0;
-      pending_q     <= '0;
+      rt_q          <= RtIdle;
       asm_started_q <= 1'b0;
       fd_beat_q     <= '0;
       fd_pend_q     <= 1'b0;
       flush_q       <= 1'b0;
     end else begin
       fd_pend_q <= fd_re;
-      if (fd_re) fd_beat_q <= fd_beat_q + 32'd1;
-      if (ix_r_valid_i) ix_got_q <= ix_got_q + 3'd1;
-      if (disp_fire) slot_q <= slot_q + 5'd1;
-      else if (st_q == CkDispatch && slot_q < 5'(job_q.slots) && !slot_need) slot_q <= slot_q + 5'd1;
-      pending_q <= pending_q + 5'(disp_fire) - 5'(dn_valid_i[dn_lane] && dn_ready_o[dn_lane]);
-      if (dn_fire && dn_code != 8'd0) err_q <= 1'b1;
-      unique case (st_q)
-        CkIdle: if (job_valid_i) begin
-          st_q     <= CkIndexFetch;
-          err_q    <= 1'b0;
-          ix_req_q <= '0;
-          ix_got_q <= '0;
+      if (fd_re) fd_beat_q <= fd_beat_q + 1'b1;
+      unique case (rt_q)
+        RtIdle: if (rt_valid) begin
+          rt_q          <= rt_fail ? RtDone : RtAssemble;
+          asm_started_q <= 1'b0;
+          fd_beat_q     <= '0;
+          flush_q       <= 1'b0;
         end
-        CkIndexFetch: if (ix_ar_ready_i) begin
-          ix_req_q <= ix_req_q + 3'd1;
-          if (ix_first + 34'(ix_req_q) == ix_last) st_q <= CkIndexWait;
-        end
-        CkIndexWait: if (ix_got_q == ix_req_q) st_q <= CkBounds;
-        CkBounds: begin
-          slot_q    <= '0;
-          pending_q <= '0;
-          if ((slot_bad & need) != '0) begin
-            err_q <= 1'b1;
-            st_q  <= CkDone;
-          end else begin
-            st_q <= CkDispatch;
-          end
-        end
-        CkDispatch: if (slot_q >= 5'(job_q.slots) && pending_q == '0 && !disp_fire) begin
-          if (err_q) st_q <= CkDone;
-          else begin
-            st_q          <= CkAssemble;
-            asm_started_q <= 1'b0;
-            fd_beat_q     <= '0;
-            flush_q       <= 1'b0;
-          end
-        end
-        CkAssemble: begin
+        RtAssemble: begin
           if (cmd_valid && cmd_ready) asm_started_q <= 1'b1;
           if (ao_valid && ao_last) flush_q <= 1'b1;
-          if (flush_q && oq_count <= 8'd64) st_q <= CkDone;
+          if (flush_q && oq_count <= 8'd64) rt_q <= RtDone;
         end
-        CkDone: st_q <= CkIdle;
-        default: st_q <= CkIdle;
+        RtDone: rt_q <= RtIdle;
+        default: rt_q <= RtIdle;
       endcase
     end
   end
-
   always_ff @(posedge clk_i) begin
-    if (st_q == CkIdle && job_valid_i) begin
-      job_q <= job_i;
-      buf_q <= job_buf_i;
-    end
-    if (ix_r_valid_i) ibuf_q[ix_got_q[1:0]] <= ix_r_data_i;
-    if (fd_re) fd_sel_q <= fd_beat_q[3:0];
-    if (disp_fire) lane_slot_q[free_lane] <= slot_q[3:0];
-    if (st_q == CkBounds) rcb_w_q <= RcbAw'(buf_q) * RcbAw'(BufWords);
+    if (rt_q == RtIdle && rt_valid) rcb_w_q <= {sbuf_q[rp], $clog2(BufWords)'(0)};
     else if (rcb_we_o) rcb_w_q <= rcb_w_q + 1'b1;
   end
 
-  // Error log: an index error names the first failing needed slot; block errors are collected
-  // while the lanes finish (in any order) and the lowest failing slot is logged at the end, as the
-  // model decodes in storage order.
-  logic       dn_fire, be_valid_q;
-  logic [3:0] bad_slot, be_slot_q;
-  logic [7:0] be_code_q;
-  logic [41:0] be_addr_q;
-  assign dn_fire = dn_any && dn_ready_o[dn_lane];
+  // Done and the error log (demand jobs only)
+  assign done_o     = rt;
+  assign done_buf_o = sbuf_q[rp];
+  assign done_err_o = rt_fail;
   always_comb begin
-    bad_slot = '0;
-    for (int s = 15; s >= 0; s--) if (slot_bad[s] && need[s]) bad_slot = 4'(s);
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) be_valid_q <= 1'b0;
-    else if (st_q == CkIdle) be_valid_q <= 1'b0;
-    else if (dn_fire && dn_code != 8'd0 && (!be_valid_q || lane_slot_q[dn_lane] < be_slot_q)) be_valid_q <= 1'b1;
-  end
-  always_ff @(posedge clk_i) begin
-    if (dn_fire && dn_code != 8'd0 && (!be_valid_q || lane_slot_q[dn_lane] < be_slot_q)) begin
-      be_slot_q <= lane_slot_q[dn_lane];
-      be_code_q <= dn_code;
-      be_addr_q <= bstart[lane_slot_q[dn_lane]];
-    end
-  end
-  always_comb begin
-    err_valid_o  = 1'b0;
+    err_valid_o  = rt && rt_fail && !rjob.prefetch;
     err_o        = '0;
-    err_o.tensor = job_q.tensor;
-    err_o.chunk  = 64'(job_q.chunk);
-    if (st_q == CkBounds && (slot_bad & need) != '0) begin
-      err_valid_o = 1'b1;
-      err_o.code  = ndp_dev_pkg::ErrIndex;
-      err_o.slot  = 16'(bad_slot);
-      err_o.plane = plane_of(job_q.expbyte, bad_slot);
-      err_o.addr  = 64'(ent_addr);
-    end else if (st_q == CkDone && be_valid_q) begin
-      err_valid_o = 1'b1;
-      err_o.code  = be_code_q;
-      err_o.slot  = 16'(be_slot_q);
-      err_o.plane = plane_of(job_q.expbyte, be_slot_q);
-      err_o.addr  = 64'(be_addr_q);
-    end
+    err_o.code   = be_code_q[rp];
+    err_o.plane  = be_plane_q[rp];
+    err_o.slot   = 16'(be_slot_q[rp]);
+    err_o.tensor = rjob.tensor;
+    err_o.chunk  = 64'(rjob.chunk);
+    err_o.addr   = 64'(be_addr_q[rp]);
   end
-  assign done_o      = st_q == CkDone;
-  assign done_err_o  = err_q;
-  assign cnt_block_o = dn_fire;
+
+  logic unused_job_fields;
+  assign unused_job_fields = ^{djob, rjob};  // each reader uses some fields of the job record
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
-  `NDP_ASSERT_INIT(params_a, Lanes >= 1 && MaxChunkElems >= 2048 && (MaxChunkElems % 2048) == 0)
-  `NDP_ASSERT(rcb_in_buffer_a, !rcb_we_o || 32'(rcb_w_q) < (32'(buf_q) + 32'd1) * BufWords)
+  `NDP_ASSERT_INIT(params_a, Lanes >= 1 && Sets >= 1 && Bufs >= 1 && MaxChunkElems >= 2048
+                             && (MaxChunkElems % 2048) == 0 && ndp_dev_pkg::PlaneExpByte == bp_pkg::PlaneExpByte)
+  `NDP_ASSERT(job_fifo_room_a, !job_valid_i || job_ready_o)
+  `NDP_ASSERT(fail_has_record_a, !(rt && rt_fail) || be_valid_q[rp])
+  logic [BW-1:0] rcb_w_buf, rt_buf;
+  assign rcb_w_buf = BW'(rcb_w_q >> $clog2(BufWords));
+  assign rt_buf    = sbuf_q[rp];
+  `NDP_ASSERT(rcb_in_buffer_a, !rcb_we_o || rcb_w_buf == rt_buf)
+  `NDP_ASSERT(no_block_of_failed_index_a, !disp_blk || !disp_err)
 endmodule

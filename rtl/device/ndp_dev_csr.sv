@@ -14,6 +14,9 @@ module ndp_dev_csr #(
   parameter int unsigned Lanes         = 4,
   parameter int unsigned MaxChunkElems = 32768,
   parameter int unsigned DramAw        = 30,     // DRAM bytes = 2^DramAw
+  parameter int unsigned Bufs          = 8,      // CAPS2: chunk buffers, staging sets, MaxPrefetch
+  parameter int unsigned Sets          = 4,
+  parameter int unsigned MaxPrefetch   = 6,
   localparam int unsigned TW = $clog2(MaxTensors)
 ) (
   input  logic                clk_i,
@@ -41,6 +44,7 @@ module ndp_dev_csr #(
   output logic                enable_o,
   output logic                commit_busy_o,
   output logic                flush_o,          // one cycle: drop cached chunks
+  output logic [7:0]          pf_depth_o,       // PREFETCH
   // counters: one increment per bit per cycle (DRAM counters count 64-byte beats)
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc_i,
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc2_i,   // a second source (write-side responses)
@@ -89,6 +93,17 @@ module ndp_dev_csr #(
   assign ctrl_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegCtrl);
   assign ctrl_wd = wr_data_i[(ndp_dev_pkg::RegCtrl % 8) * 64 +: 4];
   assign tcnt_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegTensorCnt) && !commit_busy_o;
+  // PREFETCH: bits 7..0, clamped to MaxPrefetch; resets to MaxPrefetch
+  logic       pf_we;
+  logic [7:0] pf_wd, pf_q;
+  assign pf_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegPrefetch);
+  assign pf_wd = wr_data_i[(ndp_dev_pkg::RegPrefetch % 8) * 64 +: 8];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pf_q <= 8'(MaxPrefetch);
+    else if (pf_we) pf_q <= (32'(pf_wd) > MaxPrefetch) ? 8'(MaxPrefetch) : pf_wd;
+  end
+  assign pf_depth_o = pf_q;
+
   assign clr_cnt = ctrl_we && ctrl_wd[1];
   assign clr_err = ctrl_we && ctrl_wd[2];
 
@@ -276,6 +291,8 @@ module ndp_dev_csr #(
     regs[ndp_dev_pkg::RegCtrl]      = {63'd0, enable_q};
     regs[ndp_dev_pkg::RegTensorCnt] = 64'(tcount_q);
     regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 30'd0, err_valid_q, commit_busy_o};
+    regs[ndp_dev_pkg::RegCaps2]     = {40'd0, 8'(MaxPrefetch), 8'(Sets), 8'(Bufs)};
+    regs[ndp_dev_pkg::RegPrefetch]  = 64'(pf_q);
     regs[ndp_dev_pkg::RegErrCode]   = {err_q.tensor, err_q.slot, err_q.plane, err_q.code};
     regs[ndp_dev_pkg::RegErrChunk]  = err_q.chunk;
     regs[ndp_dev_pkg::RegErrAddr]   = err_q.addr;
@@ -293,6 +310,7 @@ module ndp_dev_csr #(
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT_INIT(params_a, MaxTensors >= 2 && (MaxTensors & (MaxTensors - 1)) == 0
-                   && MaxChunkElems >= 2048 && DramAw >= 16 && DramAw <= 40)
+                   && MaxChunkElems >= 2048 && DramAw >= 16 && DramAw <= 40
+                   && (Bufs < 2 ? MaxPrefetch == 0 : MaxPrefetch <= Bufs - 2) && Bufs <= 255 && Sets <= 255)
   `NDP_ASSERT(no_desc_read_while_commit_a, !(commit_busy_o && dsc_valid_i))
 endmodule

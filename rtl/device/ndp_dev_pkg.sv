@@ -35,6 +35,8 @@ package ndp_dev_pkg;
   localparam int unsigned RegCtrl       = 2;
   localparam int unsigned RegTensorCnt  = 3;
   localparam int unsigned RegStatus     = 4;
+  localparam int unsigned RegCaps2      = 5;
+  localparam int unsigned RegPrefetch   = 6;
   localparam int unsigned RegErrCode    = 8;
   localparam int unsigned RegErrChunk   = 9;
   localparam int unsigned RegErrAddr    = 10;
@@ -93,6 +95,7 @@ package ndp_dev_pkg;
     logic [39:0]  image;
     logic [39:0]  index;
     logic [39:0]  data_end;
+    logic         prefetch;   // a prefetch (spec 7.6): a failure is not logged
   } job_t;
 
   // Region geometry of a BF16 source (the RTL's source type): format number f (section 7.1) to
@@ -129,5 +132,35 @@ package ndp_dev_pkg;
       default: r = '0;
     endcase
     region_bytes = r;
+  endfunction
+  // Slots a region fetches (bf16): sign, exponent (8 bit-planes or the EXPBYTE plane), and the top
+  // t = min(7, m + g) mantissa planes, m the mantissa bits the format keeps.
+  function automatic logic [15:0] need_mask(input logic [3:0] fmt, input logic [3:0] k, input logic [1:0] guard,
+                                            input logic expbyte);
+    logic [3:0]  m_kept, t_fetch, r;
+    logic [15:0] need;
+    unique case (fmt)
+      FmtFull:  m_kept = 4'd7;
+      FmtEmK:   m_kept = k;
+      FmtE4M3, FmtE2M3, FmtMxfp8: m_kept = 4'd3;
+      FmtE5M2, FmtE3M2: m_kept = 4'd2;
+      default:  m_kept = 4'd1;
+    endcase
+    t_fetch = (m_kept + 4'(guard) > 4'd7) ? 4'd7 : m_kept + 4'(guard);
+    need = '0;
+    for (int unsigned s = 0; s < 16; s++) begin
+      // mantissa rank of slot s (0 = MSB): expbyte slots 2.., bitplane slots 9..
+      r = expbyte ? 4'(s - 2) : 4'(s - 9);
+      if (expbyte) need[s] = (s < 2) || (s < 9 && r < t_fetch);
+      else         need[s] = (s < 9) || r < t_fetch;
+    end
+    need_mask = need;
+  endfunction
+
+  // Plane id of slot s (bf16): expbyte sign 15, EXPBYTE, mantissa 6..0; bitplane 15 - s.
+  localparam logic [7:0] PlaneExpByte = 8'h40;   // bp_pkg::PlaneExpByte (the spec's plane id 0x40)
+  function automatic logic [7:0] plane_of(input logic expbyte, input logic [3:0] s);
+    if (expbyte) plane_of = (s == 4'd0) ? 8'd15 : (s == 4'd1) ? PlaneExpByte : {4'd0, 4'd8 - s};
+    else plane_of = {4'd0, 4'd15 - s};
   endfunction
 endpackage

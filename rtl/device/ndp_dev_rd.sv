@@ -1,13 +1,17 @@
 // ndp_dev_rd: the read side of ndp_device's host port. Takes AXI read bursts (AR), decodes each
 // beat by its line address (docs/spec.md 7.1, 7.2, 7.5) and answers it: control-window lines from
 // ndp_dev_csr, store-window bursts forwarded to DRAM, region-window lines from the chunk buffers.
-// A region beat locates its tensor (lookup by base, descriptor cached), its chunk (a sequential
-// divider, or the next chunk when a burst walks on), and a chunk buffer holding that chunk's region
-// bytes; on a miss it hands a job to ndp_dev_chunk (least recently used buffer) and waits. Beats
-// are answered in request order (one burst at a time); a poisoned chunk answers SLVERR.
+// A region beat locates its tensor (lookup by base, descriptor cached) and its chunk (a sequential
+// divider, or the next chunk when a burst walks on). A beat in the current chunk reads it at once;
+// any other beat looks its chunk up in the chunk-buffer tags (ndp_dev_tags): a hit uses the entry,
+// a miss hands a demand job for the victim entry to ndp_dev_chunk. Then the prefetch step (spec
+// 7.6): when chunk k - 1 is buffered, each of chunks k + 1 .. k + PREFETCH not buffered gets a
+// victim entry and a prefetch job. Jobs run in the chunk engine while beats are served; a beat
+// whose chunk is still decoding waits for it. Beats are answered in request order; a chunk whose
+// demand decode failed answers SLVERR, a failed prefetch is decoded again on demand in its entry.
 //
 /// Registers: the AR FIFO, the current burst, the cached descriptor and its chunk count, the
-/// current chunk and the buffer tags, one pending-beat stage (the CSR and chunk-buffer RAMs
+/// current chunk, the tags (ndp_dev_tags), one pending-beat stage (the CSR and chunk-buffer RAMs
 /// answer the cycle after the request), and the 4-entry R FIFO (so RVALID/RDATA come from flops).
 `include "ndp_assert.svh"
 
@@ -15,12 +19,12 @@ module ndp_dev_rd #(
   parameter int unsigned IdW           = 8,
   parameter int unsigned MaxTensors    = 64,
   parameter int unsigned MaxChunkElems = 32768,
-  parameter int unsigned Bufs          = 2,
+  parameter int unsigned Bufs          = 8,
   parameter int unsigned DramAw        = 30,
   localparam int unsigned TW       = $clog2(MaxTensors),
-  localparam int unsigned BW       = $clog2(Bufs),
+  localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64,
-  localparam int unsigned RcbAw    = $clog2(Bufs * BufWords)
+  localparam int unsigned RcbAw    = BW + $clog2(BufWords)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -52,6 +56,7 @@ module ndp_dev_rd #(
   input  logic               enable_i,
   input  logic               commit_busy_i,
   input  logic               flush_i,
+  input  logic [7:0]         pf_depth_i,    // PREFETCH (<= Bufs - 2)
   // store-window reads to DRAM
   output logic               sr_ar_valid_o,
   input  logic               sr_ar_ready_i,
@@ -67,6 +72,7 @@ module ndp_dev_rd #(
   output ndp_dev_pkg::job_t  job_o,
   output logic [BW-1:0]      job_buf_o,
   input  logic               done_i,
+  input  logic [BW-1:0]      done_buf_i,
   input  logic               done_err_i,
   // chunk buffer read (data the next cycle)
   output logic               rcb_re_o,
@@ -104,7 +110,7 @@ module ndp_dev_rd #(
   assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
-                            RdTag, RdJob, RdStoreAr, RdStoreData} rd_e;
+                            RdTag, RdPfCheck, RdPf, RdWait, RdStoreAr, RdStoreData} rd_e;
   rd_e          st_q;
   logic [IdW-1:0] id_q;
   logic [41:0]  line_q;          // host address [47:6]
@@ -140,22 +146,40 @@ module ndp_dev_rd #(
   assign x     = 43'({oline - {d_q.base, 15'd0}, 6'd0});
   assign wnorm = (f == 5'd0) ? 7'd0 : {g, f};
 
-  logic          cur_valid_q;
+  logic          cur_valid_q, cur_poison_q;
   logic [BW-1:0] cur_buf_q;
   logic [39:0]   cur_k_q;
   logic [42:0]   cur_x0_q, cur_x1_q;
   logic          in_cur;
 
-  // chunk buffer tags
-  logic [Bufs-1:0] tv_q, terr_q;
-  logic [6:0]    tw_q [Bufs];
-  logic [TW-1:0] tt_q [Bufs];
-  logic [39:0]   tk_q [Bufs];
-  logic [BW-1:0] mru_q, victim;
-  logic          tag_hit;
-  logic [BW-1:0] tag_buf;
+  // chunk buffer tags: one compare port whose key is the chunk this state looks at
+  logic [39:0]     loc_k_q, key_k;
+  logic [7:0]      pf_j_q;          // prefetch step: chunk loc_k + pf_j
+  logic            tag_hit, victim_busy, tag_touch, tag_alloc, tag_redo;
+  logic [BW-1:0]   tag_buf, victim;
+  logic [Bufs-1:0] t_valid, t_busy, t_err, t_pf;
+  logic [6:0]      cur_w;
+  logic [TW-1:0]   cur_t;
+  always_comb begin
+    key_k = loc_k_q;
+    if (st_q == RdPfCheck) key_k = loc_k_q - 40'd1;
+    else if (st_q == RdPf) key_k = loc_k_q + 40'(pf_j_q);
+  end
+  ndp_dev_tags #(.Bufs(Bufs), .TW(TW)) u_tags (
+    .clk_i, .rst_ni,
+    .key_w_i(wnorm), .key_t_i(d_t_q), .key_k_i(key_k), .hit_o(tag_hit), .hit_idx_o(tag_buf),
+    .excl_i(st_q == RdPf), .excl_idx_i(cur_buf_q), .victim_o(victim), .victim_busy_o(victim_busy),
+    .touch_i(tag_touch), .touch_idx_i(tag_buf),
+    .alloc_i(tag_alloc), .alloc_pf_i(st_q == RdPf),
+    .redo_i(tag_redo), .redo_idx_i(cur_buf_q),
+    .done_i, .done_idx_i(done_buf_i), .done_err_i,
+    .flush_i,
+    .valid_o(t_valid), .busy_o(t_busy), .err_o(t_err), .pf_o(t_pf),
+    .q_idx_i(cur_buf_q), .q_w_o(cur_w), .q_t_o(cur_t)
+  );
 
-  assign in_cur = cur_valid_q && tv_q[cur_buf_q] && tw_q[cur_buf_q] == wnorm && tt_q[cur_buf_q] == d_t_q
+  assign in_cur = cur_valid_q && t_valid[cur_buf_q] && !t_busy[cur_buf_q] && !t_err[cur_buf_q]
+               && cur_w == wnorm && cur_t == d_t_q
                && x >= cur_x0_q && x < cur_x1_q;
 
   // divider (descriptor: elems / chunk_elems; locate: x / rc)
@@ -168,24 +192,11 @@ module ndp_dev_rd #(
     .busy_o (dv_busy), .done_o(dv_done), .quo_o(dv_quo), .rem_o(dv_rem)
   );
 
-  logic [39:0]  loc_k_q;
   logic [42:0]  loc_x0_q;
   logic         loc_last;
   logic [31:0]  loc_n;
   assign loc_last = loc_k_q == d_lastk_q;
   assign loc_n    = loc_last ? d_nlast_q : d_q.chunk_elems;
-
-  always_comb begin
-    tag_hit = 1'b0;
-    tag_buf = '0;
-    for (int unsigned b = 0; b < Bufs; b++) begin
-      if (tv_q[b] && tw_q[b] == wnorm && tt_q[b] == d_t_q && tk_q[b] == loc_k_q) begin
-        tag_hit = 1'b1;
-        tag_buf = BW'(b);
-      end
-    end
-    victim = (Bufs == 2) ? ~mru_q : BW'(mru_q + 1'b1);
-  end
 
   // ---------------------------------------------------------------------------------------------
   // Beat issue: decide the beat in RdBeat, push it into the R FIFO the next cycle
@@ -236,20 +247,23 @@ module ndp_dev_rd #(
       end else if (x >= tsize) begin
         issue = 1'b1;
         issue_resp = ndp_dev_pkg::RespDecErr;
+      end else if (cur_poison_q) begin
+        // this beat's demand decode failed (spec 7.5): SLVERR; the next beat looks the chunk up again
+        issue       = 1'b1;
+        issue_resp  = ndp_dev_pkg::RespSlvErr;
+        poison_beat = 1'b1;
       end else if (!in_cur) begin
         need_locate = 1'b1;
       end else begin
         issue      = 1'b1;
-        issue_src  = terr_q[cur_buf_q] ? SrcZero : SrcRcb;
-        issue_resp = terr_q[cur_buf_q] ? ndp_dev_pkg::RespSlvErr : ndp_dev_pkg::RespOkay;
-        rcb_re_o   = !terr_q[cur_buf_q];
-        hit_beat   = !terr_q[cur_buf_q];
-        poison_beat = terr_q[cur_buf_q];
+        issue_src  = SrcRcb;
+        rcb_re_o   = 1'b1;
+        hit_beat   = 1'b1;
       end
     end
   end
   assign csr_rd_line_o = oline;
-  assign rcb_addr_o    = RcbAw'(cur_buf_q) * RcbAw'(BufWords) + RcbAw'((x - cur_x0_q) >> 6);
+  assign rcb_addr_o    = {cur_buf_q, $clog2(BufWords)'((x - cur_x0_q) >> 6)};
 
   // R FIFO
   localparam int unsigned RW = IdW + 512 + 2 + 1;
@@ -291,7 +305,18 @@ module ndp_dev_rd #(
   assign sr_ar_line_o  = oline;
   assign sr_ar_len_o   = 8'(store_in - 9'd1);
 
-  // job
+  // job: the looked-up chunk (demand) or chunk loc_k + pf_j (prefetch)
+  logic        tag_miss_go, pf_end, pf_go;
+  logic [39:0] pf_k;
+  assign pf_k        = loc_k_q + 40'(pf_j_q);
+  assign tag_miss_go = st_q == RdTag && !tag_hit && !victim_busy && job_ready_i;
+  assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_k > d_lastk_q);
+  assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
+  assign tag_alloc   = tag_miss_go || pf_go;
+  // the beat's entry holds a failed prefetch: decode it again on demand in place (spec 7.6)
+  assign tag_redo    = st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && t_err[cur_buf_q]
+                    && job_ready_i;
+  assign tag_touch   = st_q == RdTag && tag_hit;
   always_comb begin
     job_o          = '0;
     job_o.fmt      = fmt;
@@ -299,16 +324,17 @@ module ndp_dev_rd #(
     job_o.guard    = (f == 5'd0) ? 2'd0 : g;
     job_o.expbyte  = d_q.layout[0];
     job_o.tensor   = 32'(d_t_q);
-    job_o.chunk    = loc_k_q;
-    job_o.last     = loc_last;
-    job_o.n        = loc_n;
+    job_o.chunk    = (st_q == RdPf) ? pf_k : loc_k_q;
+    job_o.last     = (st_q == RdPf) ? pf_k == d_lastk_q : loc_last;
+    job_o.n        = (st_q == RdPf) ? ((pf_k == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
+    job_o.prefetch = st_q == RdPf;
     job_o.slots    = d_q.slots;
     job_o.image    = d_q.image;
     job_o.index    = d_q.index;
     job_o.data_end = d_q.data_end;
   end
-  assign job_valid_o = st_q == RdTag && !tag_hit;
-  assign job_buf_o   = victim;
+  assign job_valid_o = tag_alloc || tag_redo;
+  assign job_buf_o   = tag_redo ? cur_buf_q : victim;
 
   // divider operands
   always_comb begin
@@ -316,7 +342,7 @@ module ndp_dev_rd #(
     dv_num   = {3'd0, dsc_i.elems - 40'd1};
     dv_den   = dsc_i.chunk_elems;
     if (st_q == RdDescWait) dv_start = 1'b1;
-    if (st_q == RdLocate && !(cur_valid_q && tw_q[cur_buf_q] == wnorm && tt_q[cur_buf_q] == d_t_q
+    if (st_q == RdLocate && !(cur_valid_q && cur_w == wnorm && cur_t == d_t_q
                               && x == cur_x1_q)) begin
       dv_start = 1'b1;
     end
@@ -342,9 +368,8 @@ module ndp_dev_rd #(
       p_valid_q   <= 1'b0;
       d_valid_q   <= 1'b0;
       cur_valid_q <= 1'b0;
-      tv_q        <= '0;
-      terr_q      <= '0;
-      mru_q       <= '0;
+      cur_poison_q <= 1'b0;
+      pf_j_q      <= '0;
       left_q      <= '0;
       line_q      <= '0;
       store_n_q   <= '0;
@@ -377,27 +402,36 @@ module ndp_dev_rd #(
         RdLocate: st_q <= dv_start ? RdLocateDiv : RdTag;
         RdLocateDiv: if (dv_done) st_q <= RdTag;
         RdTag: begin
+          cur_valid_q <= 1'b0;
           if (tag_hit) begin
-            cur_valid_q <= 1'b1;
-            cur_buf_q   <= tag_buf;
-            mru_q       <= tag_buf;
-            st_q        <= RdBeat;
-          end else if (job_ready_i) begin
-            tv_q[victim] <= 1'b0;
-            tw_q[victim] <= wnorm;
-            tt_q[victim] <= d_t_q;
-            tk_q[victim] <= loc_k_q;
-            st_q         <= RdJob;
+            cur_buf_q <= tag_buf;
+            st_q      <= RdPfCheck;
+          end else if (tag_miss_go) begin
+            cur_buf_q <= victim;
+            fresh_q   <= 1'b1;
+            st_q      <= RdPfCheck;
           end
         end
-        RdJob: if (done_i) begin
-          tv_q[victim]   <= 1'b1;
-          terr_q[victim] <= done_err_i;
-          cur_valid_q    <= 1'b1;
-          cur_buf_q      <= victim;
-          mru_q          <= victim;
-          fresh_q        <= 1'b1;
-          st_q           <= RdBeat;
+        RdPfCheck: begin
+          pf_j_q <= 8'd1;
+          st_q   <= (pf_depth_i != '0 && loc_k_q != '0 && tag_hit) ? RdPf : RdWait;
+        end
+        RdPf: begin
+          if (pf_end) st_q <= RdWait;
+          else if (tag_hit || pf_go) pf_j_q <= pf_j_q + 8'd1;
+        end
+        RdWait: if (!t_busy[cur_buf_q]) begin
+          if (t_valid[cur_buf_q] && t_err[cur_buf_q]) begin
+            if (tag_redo) fresh_q <= 1'b1;   // a failed prefetch: decoded again on demand
+          end else if (t_valid[cur_buf_q]) begin
+            cur_valid_q <= 1'b1;
+            st_q        <= RdBeat;
+          end else if (t_err[cur_buf_q] && !t_pf[cur_buf_q]) begin
+            cur_poison_q <= 1'b1;            // the demand decode failed
+            st_q         <= RdBeat;
+          end else begin
+            st_q <= RdTag;                   // dropped by FLUSH: look the chunk up again
+          end
         end
         RdStoreAr: begin
           store_n_q <= store_in;
@@ -409,11 +443,10 @@ module ndp_dev_rd #(
       endcase
       // a failed chunk is not kept: the next beat that needs it decodes it again (spec 7.6)
       if (poison_beat) begin
-        tv_q[cur_buf_q] <= 1'b0;
-        cur_valid_q     <= 1'b0;
+        cur_poison_q <= 1'b0;
+        cur_valid_q  <= 1'b0;
       end
       if (flush_i) begin
-        tv_q        <= '0;
         cur_valid_q <= 1'b0;
         d_valid_q   <= 1'b0;
       end
@@ -447,7 +480,7 @@ module ndp_dev_rd #(
       loc_k_q  <= dv_quo[39:0];
       loc_x0_q <= x - 43'(dv_rem);
     end
-    if ((st_q == RdTag && tag_hit) || (st_q == RdJob && done_i)) begin
+    if (st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && !t_err[cur_buf_q]) begin
       cur_k_q  <= loc_k_q;
       cur_x0_q <= loc_x0_q;
       cur_x1_q <= loc_x0_q + (loc_last ? ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q)) : rc);
@@ -467,7 +500,10 @@ module ndp_dev_rd #(
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
-  `NDP_ASSERT_INIT(params_a, Bufs == 2 && MaxChunkElems >= 2048)
+  `NDP_ASSERT_INIT(params_a, Bufs >= 1 && MaxChunkElems >= 2048)
+  `NDP_ASSERT(pf_depth_legal_a, Bufs < 2 ? pf_depth_i == '0 : 32'(pf_depth_i) <= Bufs - 2)
+  `NDP_ASSERT(pf_keeps_demand_entry_a, !(pf_go && victim == cur_buf_q))
+  `NDP_ASSERT(wait_on_own_entry_a, st_q != RdWait || !t_valid[cur_buf_q] || cur_w == wnorm)
   `NDP_ASSERT_STREAM(r_stream_a, r_valid_o, r_ready_i, rf_out)
   `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)
 endmodule

@@ -3,7 +3,8 @@
 // between them: the control block (ndp_dev_csr), the write path (ndp_dev_wr), the read path and
 // chunk-buffer tags (ndp_dev_rd), the chunk engine (ndp_dev_chunk: index fetch, block dispatch,
 // staging, bp_assembler) and Lanes decode lanes (ndp_dev_lane, each a codec_lane_dec with LZ4 and
-// ZSTD). The chunk buffers (Bufs x one chunk's region bytes) are a ram_1r1w here.
+// ZSTD). The chunk buffers (Bufs x one chunk's region bytes) are a ram_1r1w here. Several chunks
+// decode at once (Sets staging sets, lanes shared), with sequential prefetch (spec 7.6).
 //
 /// DRAM read IDs: lane i uses ID i, the index fetch ID Lanes, store-window reads ID Lanes + 1; the
 /// AR channel is shared round-robin (rr_arbiter). Only store-window reads can stall R (lanes and
@@ -17,10 +18,13 @@ module ndp_device #(
   parameter int unsigned MaxTensors    = 64,
   parameter int unsigned MaxChunkElems = 32768,
   parameter int unsigned DramAw        = 30,
-  localparam int unsigned Bufs     = 2,
+  parameter int unsigned Bufs          = 8,      // chunk buffers C (one chunk's region bytes each)
+  parameter int unsigned Sets          = 4,      // staging sets S: chunks decoded at once
+  parameter int unsigned MaxPrefetch   = 6,      // <= Bufs - 2
   localparam int unsigned DIdW     = $clog2(Lanes + 2),
+  localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64,
-  localparam int unsigned RcbAw    = $clog2(Bufs * BufWords),
+  localparam int unsigned RcbAw    = BW + $clog2(BufWords),
   localparam int unsigned BankAw   = $clog2(MaxChunkElems / 32)
 ) (
   input  logic            clk_i,
@@ -93,20 +97,21 @@ module ndp_device #(
   logic [18:0]        lk_slot;
   ndp_dev_pkg::desc_t dsc;
   logic               enable, commit_busy, flush;
+  logic [7:0]         pf_depth;
   logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc, cnt_inc2;
   logic               rd_err_valid, ck_err_valid;
   ndp_dev_pkg::err_t  rd_err, ck_err, wr_err;
   logic               wr_err_valid;
 
   ndp_dev_csr #(.MaxTensors(MaxTensors), .Lanes(Lanes), .MaxChunkElems(MaxChunkElems),
-                .DramAw(DramAw)) u_csr (
+                .DramAw(DramAw), .Bufs(Bufs), .Sets(Sets), .MaxPrefetch(MaxPrefetch)) u_csr (
     .clk_i, .rst_ni,
     .wr_valid_i(cw_valid), .wr_line_i(cw_line), .wr_data_i(cw_data), .wr_strb_i(cw_strb),
     .wr_decerr_o(cw_decerr),
     .rd_valid_i(cr_valid), .rd_line_i(cr_line), .rd_data_o(cr_data), .rd_decerr_o(cr_decerr),
     .dsc_valid_i(dsc_valid), .dsc_t_i(dsc_t), .dsc_o(dsc),
     .lk_slot_i(lk_slot), .lk_hit_o(lk_hit), .lk_t_o(lk_t),
-    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush),
+    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush), .pf_depth_o(pf_depth),
     .cnt_inc_i(cnt_inc), .cnt_inc2_i(cnt_inc2),
     .err_a_valid_i(rd_err_valid), .err_a_i(rd_err), .err_b_valid_i(ck_err_valid), .err_b_i(ck_err),
     .err_c_valid_i(wr_err_valid), .err_c_i(wr_err)
@@ -143,7 +148,7 @@ module ndp_device #(
   logic [7:0]  sr_ar_len;
   logic        job_valid, job_ready, done, done_err, rcb_re, rcb_we, cnt_hit, cnt_block;
   ndp_dev_pkg::job_t job;
-  logic        job_buf;
+  logic [BW-1:0] job_buf, done_buf;
   logic [RcbAw-1:0] rcb_raddr, rcb_waddr;
   logic [511:0] rcb_rdata, rcb_wdata;
 
@@ -158,12 +163,12 @@ module ndp_device #(
     .csr_rd_decerr_i(cr_decerr),
     .dsc_valid_o(dsc_valid), .dsc_t_o(dsc_t), .dsc_i(dsc),
     .lk_slot_o(lk_slot), .lk_hit_i(lk_hit), .lk_t_i(lk_t),
-    .enable_i(enable), .commit_busy_i(commit_busy), .flush_i(flush),
+    .enable_i(enable), .commit_busy_i(commit_busy), .flush_i(flush), .pf_depth_i(pf_depth),
     .sr_ar_valid_o(sr_ar_valid), .sr_ar_ready_i(sr_ar_ready), .sr_ar_line_o(sr_ar_line),
     .sr_ar_len_o(sr_ar_len), .sr_r_valid_i(sr_r_valid), .sr_r_ready_o(sr_r_ready),
     .sr_r_data_i(m_r_data_i), .sr_r_resp_i(m_r_resp_i),
     .job_valid_o(job_valid), .job_ready_i(job_ready), .job_o(job), .job_buf_o(job_buf),
-    .done_i(done), .done_err_i(done_err),
+    .done_i(done), .done_buf_i(done_buf), .done_err_i(done_err),
     .rcb_re_o(rcb_re), .rcb_addr_o(rcb_raddr), .rcb_data_i(rcb_rdata),
     .err_valid_o(rd_err_valid), .err_o(rd_err), .cnt_hit_o(cnt_hit)
   );
@@ -189,10 +194,11 @@ module ndp_device #(
   logic [Lanes*34-1:0]  l_ar_line;
   logic [Lanes*8-1:0]   l_ar_len;
 
-  ndp_dev_chunk #(.Lanes(Lanes), .MaxChunkElems(MaxChunkElems), .Bufs(Bufs), .DramAw(DramAw)) u_chunk (
+  ndp_dev_chunk #(.Lanes(Lanes), .MaxChunkElems(MaxChunkElems), .Bufs(Bufs), .Sets(Sets),
+                  .DramAw(DramAw)) u_chunk (
     .clk_i, .rst_ni,
     .job_valid_i(job_valid), .job_ready_o(job_ready), .job_i(job), .job_buf_i(job_buf),
-    .done_o(done), .done_err_o(done_err),
+    .done_o(done), .done_buf_o(done_buf), .done_err_o(done_err),
     .ix_ar_valid_o(ix_ar_valid), .ix_ar_ready_i(ix_ar_ready), .ix_ar_line_o(ix_ar_line),
     .ix_r_valid_i(ix_r_valid), .ix_r_data_i(m_r_data_i),
     .as_valid_o(as_valid), .as_ready_i(as_ready), .as_start_o(as_start), .as_end_o(as_end),

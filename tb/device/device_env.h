@@ -48,6 +48,15 @@ struct BfmT;  // the bus functional model of one Verilator model (device_env.cc)
 class DeviceEnv : public ndp::dev::HostPort {
  public:
   static constexpr unsigned kDramAw = 26;  // the bench model's DRAM: 64 MiB
+  // Chunk-engine parameters of the lanes-lane model (tb/device/models.cmake): staging sets, chunk
+  // buffers, MaxPrefetch.
+  struct Params {
+    unsigned sets, bufs, max_prefetch;
+  };
+  static Params params(unsigned lanes) {
+    const unsigned s = lanes >= 8 ? 6 : 4;
+    return {s, s + 2, s};
+  }
   // lanes selects the model (a build holds the lane counts of NDP_DEVICE_LANES; tests use 4).
   DeviceEnv(uint64_t seed, const DevKnobs& k, unsigned lanes = 4);
   static bool has_lanes(unsigned lanes);

@@ -23,13 +23,23 @@ set(NDP_DEVICE_SOURCES ${NDP_RTL_COMMON} ${NDP_RTL_DIR}/common/fifo_ram.sv ${NDP
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
           ${NDP_RTL_DIR}/lane/lane_xxh32.sv ${NDP_RTL_DIR}/lane/codec_lane_dec.sv
           ${NDP_RTL_DEV}/ndp_dev_div.sv ${NDP_RTL_DEV}/ndp_dev_csr.sv ${NDP_RTL_DEV}/ndp_dev_wr.sv
-          ${NDP_RTL_DEV}/ndp_dev_rd.sv ${NDP_RTL_DEV}/ndp_dev_lane.sv ${NDP_RTL_DEV}/ndp_dev_chunk.sv
+          ${NDP_RTL_DEV}/ndp_dev_tags.sv ${NDP_RTL_DEV}/ndp_dev_rd.sv ${NDP_RTL_DEV}/ndp_dev_lane.sv
+          ${NDP_RTL_DEV}/ndp_dev_sets.sv ${NDP_RTL_DEV}/ndp_dev_index.sv ${NDP_RTL_DEV}/ndp_dev_stage.sv
+          ${NDP_RTL_DEV}/ndp_dev_chunk.sv
           ${NDP_RTL_DEV}/ndp_device.sv)
 set(NDP_DEVICE_INCLUDES "")
 set(NDP_DEVICE_XMACRO "")
+# Staging sets S = 4 up to 4 lanes, 6 from 8 lanes; chunk buffers C = S + 2; MaxPrefetch = S
+# (DeviceEnv::params mirrors this rule).
 foreach(n ${NDP_DEVICE_LANES})
+  if(n GREATER_EQUAL 8)
+    set(sets 6)
+  else()
+    set(sets 4)
+  endif()
+  math(EXPR bufs "${sets} + 2")
   ndp_verilate(Vndp_device_l${n} ndp_device SOURCES ${NDP_DEVICE_SOURCES}
-    PARAMS -GLanes=${n} -GDramAw=26 -GMaxTensors=64)
+    PARAMS -GLanes=${n} -GDramAw=26 -GMaxTensors=64 -GSets=${sets} -GBufs=${bufs} -GMaxPrefetch=${sets})
   string(APPEND NDP_DEVICE_INCLUDES "#include \"Vndp_device_l${n}.h\"\n")
   string(APPEND NDP_DEVICE_XMACRO " X(${n})")
 endforeach()

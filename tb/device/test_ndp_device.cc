@@ -32,9 +32,10 @@ dev::DeviceConfig model_config() {
   c.max_chunk_elems = 32768;
   c.chunk_align_log2 = 11;
   c.dtype_mask = 1u << static_cast<int>(DType::kBF16);
-  c.chunk_buffers = 2;
-  c.staging_sets = 1;
-  c.max_prefetch = 0;
+  const DeviceEnv::Params p = DeviceEnv::params(4);
+  c.chunk_buffers = p.bufs;
+  c.staging_sets = p.sets;
+  c.max_prefetch = p.max_prefetch;
   return c;
 }
 
@@ -106,7 +107,8 @@ class Mirror {
     rd(dev::kCsrErrCode, &r, &m);
     EXPECT_TRUE(dev::err_code_matches(r & 0xFF, m & 0xFF)) << "ERR_CODE RTL 0x" << std::hex << r << " model 0x" << m;
     EXPECT_EQ(r >> 8, m >> 8) << "ERR_CODE plane/slot/tensor";
-    for (uint64_t off : {dev::kCsrErrChunk, dev::kCsrErrAddr, dev::kCsrErrCount, dev::kCsrCaps, dev::kCsrTensorCount}) {
+    for (uint64_t off : {dev::kCsrErrChunk, dev::kCsrErrAddr, dev::kCsrErrCount, dev::kCsrCaps, dev::kCsrCaps2,
+                         dev::kCsrPrefetch, dev::kCsrTensorCount}) {
       rd(off, &r, &m);
       EXPECT_EQ(r, m) << "register 0x" << std::hex << off;
     }

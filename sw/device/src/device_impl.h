@@ -37,8 +37,9 @@ struct MappedTensor {
 
 // One chunk buffer entry (spec 7.6): invalid, or the decoded region bytes of (window, tensor, chunk).
 struct ChunkEntry {
-  bool valid = false;
-  uint8_t window = 0;  // region window with g dropped for `full` (tag_window)
+  bool valid = false;   // tagged
+  bool failed = false;  // a failed prefetch: tagged, decoded again on demand by the next lookup hit
+  uint8_t window = 0;   // region window with g dropped for `full`
   uint32_t tensor = 0;
   uint64_t chunk = 0;
   uint64_t stamp = 0;  // last use, for LRU

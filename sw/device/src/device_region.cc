@@ -61,9 +61,9 @@ const std::vector<uint8_t>* DeviceModel::Impl::chunk_bytes(uint8_t window, const
   int hit = find_entry(tw, m.number, k);
   size_t e = hit >= 0 ? static_cast<size_t>(hit) : victim();
   bool ok = true;
-  if (hit >= 0) {
+  if (hit >= 0 && !cache[e].failed) {
     cache[e].stamp = ++stamp;
-  } else {
+  } else {  // a miss, or a failed prefetch decoded again in its entry
     *decoded = true;
     ok = fill_entry(e, tw, m, r, k, /*log=*/true);
   }
@@ -98,6 +98,7 @@ bool DeviceModel::Impl::fill_entry(size_t e, uint8_t window, const MappedTensor&
                                    bool log) {
   ChunkEntry& c = cache[e];
   c.valid = true;
+  c.failed = false;
   c.window = window;
   c.tensor = m.number;
   c.chunk = k;
@@ -111,7 +112,7 @@ void DeviceModel::Impl::prefetch_after(uint8_t window, const MappedTensor& m, co
   for (uint64_t j = 1; j <= prefetch && k + j < m.chunks; ++j) {
     if (find_entry(window, m.number, k + j) >= 0) continue;
     const size_t e = victim();
-    if (!fill_entry(e, window, m, r, k + j, /*log=*/false)) cache[e].valid = false;
+    if (!fill_entry(e, window, m, r, k + j, /*log=*/false)) cache[e].failed = true;
   }
 }
 

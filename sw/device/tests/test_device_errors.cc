@@ -128,13 +128,16 @@ TEST(DeviceErrors, FailedPrefetchIsNotLogged) {
   EXPECT_EQ(l.m->peek_csr(kCsrErrCount), 0u);
   ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base + 3 * cb), 64, beat, &resp).ok());
   EXPECT_EQ(resp[0], Resp::kSlvErr);
-  EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 6u);
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 6u);  // decoded again on demand, in its entry
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunkHits), 0u);  // a failed prefetch is no hit
+
   EXPECT_EQ(l.m->peek_csr(kCsrErrCount), 1u);
   EXPECT_EQ(l.m->peek_csr(kCsrErrChunk), 3u);
   EXPECT_EQ(l.m->peek_csr(kCsrErrAddr), devtest::kImageBase + at);
   ASSERT_TRUE(l.m->read(window_address(w, l.plan.desc[0].base + 4 * cb), 64, beat, &resp).ok());
   EXPECT_EQ(resp[0], Resp::kOkay);  // prefetched before, still buffered
   EXPECT_EQ(l.m->peek_csr(kCsrCntChunks), 6u);
+  EXPECT_EQ(l.m->peek_csr(kCsrCntChunkHits), 1u);
 }
 
 TEST(DeviceErrors, CorruptCompressedExponentPlane) {

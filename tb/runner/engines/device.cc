@@ -100,13 +100,14 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   }
   bool ok = true;
   const int64_t guard = a.get_int("--guard", 0, &ok), lanes = a.get_int("--lanes", 4, &ok),
-                reads = a.get_int("--reads", 64, &ok);
+                reads = a.get_int("--reads", 64, &ok), prefetch = a.get_int("--prefetch", -1, &ok);
   const double mhz = a.get_double("--clock-mhz", 1000.0, &ok);
   const std::string pattern = a.get("--pattern", "seq");
   if (!ok) return 2;
-  if (!a.has("--region") || guard < 0 || guard > 2 || mhz <= 0 || reads < 1 ||
+  if (!a.has("--region") || guard < 0 || guard > 2 || mhz <= 0 || reads < 1 || prefetch < -1 || prefetch > 255 ||
       (pattern != "seq" && pattern != "random" && pattern != "chunk")) {
-    r.message = "needs --region FORMAT; --guard 0..2, --clock-mhz > 0, --pattern seq|random|chunk, --reads >= 1";
+    r.message = "needs --region FORMAT; --guard 0..2, --clock-mhz > 0, --pattern seq|random|chunk, --reads >= 1, "
+                "--prefetch 0..255";
     return 2;
   }
   if (!tb::DeviceEnv::has_lanes(static_cast<unsigned>(lanes))) {
@@ -127,10 +128,13 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   env.watchdog = 400000000;
   dev::MapPlan plan;
   Status s = dev::load_image(env, image, base, &plan);
-  if (!s.ok()) {
-    r.message = "load: " + s.message();
+  if (s.ok() && prefetch >= 0) s = dev::csr_write(env, dev::kCsrPrefetch, static_cast<uint64_t>(prefetch));
+  auto pf = dev::csr_read(env, dev::kCsrPrefetch);
+  if (!s.ok() || !pf.ok()) {
+    r.message = "load: " + (s.ok() ? pf.status() : s).message();
     return 2;
   }
+  r.add("prefetch", pf.value());
   // the tensors read, with their region
   std::vector<std::pair<size_t, Region>> which;
   for (size_t d = 0; d < plan.desc.size(); ++d) {
@@ -278,6 +282,6 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
 }  // namespace
 
 NDP_RTL_ENGINE("device",
-               "IMAGE -o OUT --region FORMAT [--guard G] [--tensor NAME] [--lanes N] [--pattern seq|random] "
-               "[--reads N] [--clock-mhz F]",
+               "IMAGE -o OUT --region FORMAT [--guard G] [--tensor NAME] [--lanes N] [--pattern seq|random|chunk] "
+               "[--reads N] [--prefetch D] [--clock-mhz F]",
                run_device);
