@@ -3,8 +3,8 @@
 //   index     ndp_dev_index fetches and checks the chunk's index entry into a staging set's bounds;
 //   dispatch  the blocks the region fetches go to free decode lanes (ndp_dev_lane), set after set,
 //             and the lanes write the decoded planes into that set (ndp_dev_stage);
-//   retire    in job order, a set whose blocks are all back is assembled (bp_assembler, 16 elements
-//             per beat) into its chunk buffer, or, when a check failed, reported failed and logged
+//   retire    in job order, a set whose blocks are all back is assembled (bp_assembler, AsmLanes
+//             elements per beat) into its chunk buffer, or, when a check failed, reported failed and logged
 //             (demand jobs only: a failed prefetch is dropped silently, spec 7.6).
 // ndp_dev_sets keeps the staging-set ring (formal proof in rtl/formal). Done reports come back in
 // job order, one per job, with the job's buffer and an error flag.
@@ -21,13 +21,17 @@ module ndp_dev_chunk #(
   parameter int unsigned Bufs          = 8,      // chunk buffers (the RAM is outside)
   parameter int unsigned Sets          = 4,      // staging sets: chunks in flight
   parameter int unsigned DramAw        = 30,
+  parameter int unsigned AsmLanes      = 32,     // elements per assembler beat (16: 32 B/cycle of BF16, 32: 64)
   localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
   localparam int unsigned SW       = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned EbAw     = $clog2(MaxChunkElems / 32),
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64, // 64-byte words of one chunk buffer
   localparam int unsigned RcbAw    = BW + $clog2(BufWords),
   localparam int unsigned LW       = (Lanes > 1) ? $clog2(Lanes) : 1,
-  localparam int unsigned FbW      = $clog2(MaxChunkElems / 16 + 1)  // assembler beats of a chunk
+  localparam int unsigned FbW      = $clog2(MaxChunkElems / AsmLanes + 1),  // assembler beats of a chunk
+  localparam int unsigned AsmSh    = $clog2(AsmLanes),
+  localparam int unsigned OutB     = 2 * AsmLanes,                          // assembler output bytes per beat
+  localparam int unsigned OutCW    = $clog2(OutB + 1)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -281,13 +285,13 @@ module ndp_dev_chunk #(
   end
   logic              fd_re;
   logic [FbW-1:0]    fd_beat_q;
-  logic [16*16+127:0] fd_word;
+  logic [24*AsmLanes-1:0] fd_word;
   ndp_dev_pkg::job_t rjob;
   assign rjob = sjob_q[rp];
-  ndp_dev_stage #(.Lanes(Lanes), .Sets(Sets), .MaxChunkElems(MaxChunkElems)) u_stage (
+  ndp_dev_stage #(.Lanes(Lanes), .Sets(Sets), .MaxChunkElems(MaxChunkElems), .AsmLanes(AsmLanes)) u_stage (
     .clk_i, .rst_ni,
     .we_i(st_we_i), .set_i(st_set), .bank_i(st_bank_i), .addr_i(st_addr_i), .data_i(st_data_i),
-    .rd_i(fd_re), .rd_set_i(rp), .rd_beat_i((EbAw+1)'(fd_beat_q)), .rd_expbyte_i(rjob.expbyte),
+    .rd_i(fd_re), .rd_set_i(rp), .rd_beat_i($clog2(MaxChunkElems / AsmLanes)'(fd_beat_q)), .rd_expbyte_i(rjob.expbyte),
     .rd_data_o(fd_word)
   );
 
@@ -298,13 +302,13 @@ module ndp_dev_chunk #(
   logic rt_fail;
   assign rt_fail = rt_err || be_valid_q[rp];
 
-  localparam int unsigned FW = 16 * 16 + 128;
+  localparam int unsigned FW = 24 * AsmLanes;
   logic [FbW-1:0] fd_beats;
   logic         fd_pend_q, ff_valid, ff_ready, asm_started_q, flush_q, cmd_valid, cmd_ready;
   logic [FW-1:0] ff_out;
   logic [2:0]   ff_cnt;
   logic         unused_ff_ready, unused_asm_busy;
-  assign fd_beats = FbW'((rjob.n + 32'd15) >> 4);
+  assign fd_beats = FbW'((rjob.n + 32'(AsmLanes - 1)) >> AsmSh);
   assign fd_re    = rt_q == RtAssemble && asm_started_q && fd_beat_q < fd_beats
                  && 32'(ff_cnt) + 32'(fd_pend_q) < 32'd4;
   fifo_sync #(.Width(FW), .Depth(4)) u_feed (
@@ -335,11 +339,11 @@ module ndp_dev_chunk #(
 
   logic [15:0]  bp_ready;
   logic         eb_ready, ao_valid, ao_last;
-  logic [255:0] ao_data;
-  logic [5:0]   ao_nbytes;
+  logic [8*OutB-1:0] ao_data;
+  logic [OutCW-1:0]  ao_nbytes;
   assign ff_ready  = (bp_ready != '0) || eb_ready;
   assign cmd_valid = rt_q == RtAssemble && !asm_started_q;
-  bp_assembler #(.ExpBits(8), .ManBits(7), .Lanes(16)) u_asm (
+  bp_assembler #(.ExpBits(8), .ManBits(7), .Lanes(AsmLanes)) u_asm (
     .clk_i, .rst_ni,
     .cmd_valid_i  (cmd_valid),
     .cmd_ready_o  (cmd_ready),
@@ -350,10 +354,10 @@ module ndp_dev_chunk #(
     .cmd_n_i      (rjob.n),
     .bp_valid_i   ({16{ff_valid}}),
     .bp_ready_o   (bp_ready),
-    .bp_data_i    (ff_out[255:0]),
+    .bp_data_i    (ff_out[16*AsmLanes-1:0]),
     .eb_valid_i   (ff_valid),
     .eb_ready_o   (eb_ready),
-    .eb_data_i    (ff_out[383:256]),
+    .eb_data_i    (ff_out[FW-1:16*AsmLanes]),
     .out_valid_o  (ao_valid),
     .out_ready_i  (1'b1),
     .out_data_o   (ao_data),
@@ -367,10 +371,10 @@ module ndp_dev_chunk #(
   logic [6:0]   oq_pop;
   logic [511:0] oq_head;
   logic [RcbAw-1:0] rcb_w_q;
-  lz4_byteq #(.Depth(128), .PushW(32), .PopW(64)) u_outq (
+  lz4_byteq #(.Depth(128), .PushW(OutB), .PopW(64)) u_outq (
     .clk_i, .rst_ni,
     .flush_i    (1'b0),
-    .push_cnt_i (ao_valid ? ao_nbytes : 6'd0),
+    .push_cnt_i (ao_valid ? ao_nbytes : '0),
     .push_data_i(ao_data),
     .pop_cnt_i  (oq_pop),
     .head_o     (oq_head),
@@ -435,6 +439,7 @@ module ndp_dev_chunk #(
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT_INIT(params_a, Lanes >= 1 && Sets >= 1 && Bufs >= 1 && MaxChunkElems >= 2048
+                             && (AsmLanes == 16 || AsmLanes == 32)
                              && (MaxChunkElems % 2048) == 0 && ndp_dev_pkg::PlaneExpByte == bp_pkg::PlaneExpByte)
   `NDP_ASSERT(job_fifo_room_a, !job_valid_i || job_ready_o)
   `NDP_ASSERT(fail_has_record_a, !(rt && rt_fail) || be_valid_q[rp])

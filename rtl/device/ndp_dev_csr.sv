@@ -44,6 +44,7 @@ module ndp_dev_csr #(
   output logic                enable_o,
   output logic                commit_busy_o,
   output logic                flush_o,          // one cycle: drop cached chunks
+  output logic [MaxTensors-1:0] mapped_o,       // accepted descriptors
   output logic [7:0]          pf_depth_o,       // PREFETCH
   // counters: one increment per bit per cycle (DRAM counters count 64-byte beats)
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc_i,
@@ -276,6 +277,7 @@ module ndp_dev_csr #(
     end
   end
   assign enable_o = enable_q;
+  assign mapped_o = mapped_q;
   assign flush_o  = (ctrl_we && ctrl_wd[3]) || tcnt_we;
 
   // ---------------------------------------------------------------------------------------------

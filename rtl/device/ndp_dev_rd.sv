@@ -5,8 +5,9 @@
 // divider, or the next chunk when a burst walks on). A beat in the current chunk reads it at once;
 // any other beat looks its chunk up in the chunk-buffer tags (ndp_dev_tags): a hit uses the entry,
 // a miss hands a demand job for the victim entry to ndp_dev_chunk. Then the prefetch step (spec
-// 7.6): when chunk k - 1 is buffered, each of chunks k + 1 .. k + PREFETCH not buffered gets a
-// victim entry and a prefetch job. Jobs run in the chunk engine while beats are served; a beat
+// 7.6): when chunk k - 1 is buffered or the beat is the tensor's first line, each of chunks
+// k + 1 .. k + PREFETCH not buffered gets a victim entry and a prefetch job; the window runs on
+// into chunks 0, 1, ... of the next descriptor's tensor (its descriptor read into a second register). Jobs run in the chunk engine while beats are served; a beat
 // whose chunk is still decoding waits for it. Beats are answered in request order; a chunk whose
 // demand decode failed answers SLVERR, a failed prefetch is decoded again on demand in its entry.
 //
@@ -57,6 +58,7 @@ module ndp_dev_rd #(
   input  logic               commit_busy_i,
   input  logic               flush_i,
   input  logic [7:0]         pf_depth_i,    // PREFETCH (<= Bufs - 2)
+  input  logic [MaxTensors-1:0] mapped_i,   // accepted descriptors
   // store-window reads to DRAM
   output logic               sr_ar_valid_o,
   input  logic               sr_ar_ready_i,
@@ -110,7 +112,8 @@ module ndp_dev_rd #(
   assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
-                            RdTag, RdPfCheck, RdPf, RdWait, RdStoreAr, RdStoreData} rd_e;
+                            RdTag, RdPfCheck, RdPf, RdPfDesc, RdPfDescWait, RdPfNext, RdWait,
+                            RdStoreAr, RdStoreData} rd_e;
   rd_e          st_q;
   logic [IdW-1:0] id_q;
   logic [41:0]  line_q;          // host address [47:6]
@@ -160,17 +163,28 @@ module ndp_dev_rd #(
   logic [Bufs-1:0] t_valid, t_busy, t_err, t_pf;
   logic [6:0]      cur_w;
   logic [TW-1:0]   cur_t;
+  // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it: pf_off)
+  ndp_dev_pkg::desc_t nd_q;
+  logic [7:0]    pf_c_q;
+  logic [39:0]   pf_off_q;
+  logic [TW-1:0] key_t, nt;
+  assign nt = d_t_q + 1'b1;
   always_comb begin
     key_k = loc_k_q;
+    key_t = d_t_q;
     if (st_q == RdPfCheck) key_k = loc_k_q - 40'd1;
     else if (st_q == RdPf) key_k = loc_k_q + 40'(pf_j_q);
+    else if (st_q == RdPfNext) begin
+      key_k = 40'(pf_c_q);
+      key_t = nt;
+    end
   end
   ndp_dev_tags #(.Bufs(Bufs), .TW(TW)) u_tags (
     .clk_i, .rst_ni,
-    .key_w_i(wnorm), .key_t_i(d_t_q), .key_k_i(key_k), .hit_o(tag_hit), .hit_idx_o(tag_buf),
-    .excl_i(st_q == RdPf), .excl_idx_i(cur_buf_q), .victim_o(victim), .victim_busy_o(victim_busy),
+    .key_w_i(wnorm), .key_t_i(key_t), .key_k_i(key_k), .hit_o(tag_hit), .hit_idx_o(tag_buf),
+    .excl_i(st_q == RdPf || st_q == RdPfNext), .excl_idx_i(cur_buf_q), .victim_o(victim), .victim_busy_o(victim_busy),
     .touch_i(tag_touch), .touch_idx_i(tag_buf),
-    .alloc_i(tag_alloc), .alloc_pf_i(st_q == RdPf),
+    .alloc_i(tag_alloc), .alloc_pf_i(st_q == RdPf || st_q == RdPfNext),
     .redo_i(tag_redo), .redo_idx_i(cur_buf_q),
     .done_i, .done_idx_i(done_buf_i), .done_err_i,
     .flush_i,
@@ -306,17 +320,21 @@ module ndp_dev_rd #(
   assign sr_ar_len_o   = 8'(store_in - 9'd1);
 
   // job: the looked-up chunk (demand) or chunk loc_k + pf_j (prefetch)
-  logic        tag_miss_go, pf_end, pf_go;
+  logic        tag_miss_go, pf_end, pf_eot, pf_go, nx_end, nx_go, nx_last;
   logic [39:0] pf_k;
   assign pf_k        = loc_k_q + 40'(pf_j_q);
   assign tag_miss_go = st_q == RdTag && !tag_hit && !victim_busy && job_ready_i;
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_k > d_lastk_q);
+  assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_k > d_lastk_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
-  assign tag_alloc   = tag_miss_go || pf_go;
+  assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || pf_off_q >= nd_q.elems);
+  assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
+  assign nx_last     = pf_off_q + 40'(nd_q.chunk_elems) >= nd_q.elems;
+  assign tag_alloc   = tag_miss_go || pf_go || nx_go;
   // the beat's entry holds a failed prefetch: decode it again on demand in place (spec 7.6)
   assign tag_redo    = st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && t_err[cur_buf_q]
                     && job_ready_i;
-  assign tag_touch   = st_q == RdTag && tag_hit;
+  assign tag_touch   = (st_q == RdTag || (st_q == RdPf && !pf_end) || (st_q == RdPfNext && !nx_end)) && tag_hit;
   always_comb begin
     job_o          = '0;
     job_o.fmt      = fmt;
@@ -327,11 +345,22 @@ module ndp_dev_rd #(
     job_o.chunk    = (st_q == RdPf) ? pf_k : loc_k_q;
     job_o.last     = (st_q == RdPf) ? pf_k == d_lastk_q : loc_last;
     job_o.n        = (st_q == RdPf) ? ((pf_k == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
-    job_o.prefetch = st_q == RdPf;
+    job_o.prefetch = st_q == RdPf || st_q == RdPfNext;
     job_o.slots    = d_q.slots;
     job_o.image    = d_q.image;
     job_o.index    = d_q.index;
     job_o.data_end = d_q.data_end;
+    if (st_q == RdPfNext) begin
+      job_o.expbyte  = nd_q.layout[0];
+      job_o.tensor   = 32'(nt);
+      job_o.chunk    = 40'(pf_c_q);
+      job_o.last     = nx_last;
+      job_o.n        = nx_last ? 32'(nd_q.elems - pf_off_q) : nd_q.chunk_elems;
+      job_o.slots    = nd_q.slots;
+      job_o.image    = nd_q.image;
+      job_o.index    = nd_q.index;
+      job_o.data_end = nd_q.data_end;
+    end
   end
   assign job_valid_o = tag_alloc || tag_redo;
   assign job_buf_o   = tag_redo ? cur_buf_q : victim;
@@ -351,8 +380,8 @@ module ndp_dev_rd #(
       dv_den = rc[31:0];
     end
   end
-  assign dsc_valid_o = st_q == RdDesc;
-  assign dsc_t_o     = lk_t_i;
+  assign dsc_valid_o = st_q == RdDesc || st_q == RdPfDesc;
+  assign dsc_t_o     = (st_q == RdPfDesc) ? nt : lk_t_i;
 
   // ---------------------------------------------------------------------------------------------
   // Control
@@ -414,11 +443,27 @@ module ndp_dev_rd #(
         end
         RdPfCheck: begin
           pf_j_q <= 8'd1;
-          st_q   <= (pf_depth_i != '0 && loc_k_q != '0 && tag_hit) ? RdPf : RdWait;
+          // a stream: chunk k - 1 is buffered, or this beat is the tensor's first line
+          st_q   <= (pf_depth_i != '0 && ((loc_k_q != '0 && tag_hit) || x == '0)) ? RdPf : RdWait;
         end
         RdPf: begin
-          if (pf_end) st_q <= RdWait;
+          if (pf_eot && d_t_q != TW'(MaxTensors - 1) && mapped_i[nt] && !commit_busy_i) st_q <= RdPfDesc;
+          else if (pf_end) st_q <= RdWait;
           else if (tag_hit || pf_go) pf_j_q <= pf_j_q + 8'd1;
+        end
+        RdPfDesc: st_q <= RdPfDescWait;
+        RdPfDescWait: begin
+          pf_c_q   <= '0;
+          pf_off_q <= '0;
+          st_q     <= RdPfNext;
+        end
+        RdPfNext: begin
+          if (nx_end) st_q <= RdWait;
+          else if (tag_hit || nx_go) begin
+            pf_j_q   <= pf_j_q + 8'd1;
+            pf_c_q   <= pf_c_q + 8'd1;
+            pf_off_q <= pf_off_q + 40'(nd_q.chunk_elems);
+          end
         end
         RdWait: if (!t_busy[cur_buf_q]) begin
           if (t_valid[cur_buf_q] && t_err[cur_buf_q]) begin
@@ -468,6 +513,7 @@ module ndp_dev_rd #(
       d_q   <= dsc_i;
       d_t_q <= lk_t_i;
     end
+    if (st_q == RdPfDescWait) nd_q <= dsc_i;
     if (st_q == RdDescDiv && dv_done) begin
       d_lastk_q <= dv_quo[39:0];
       d_nlast_q <= dv_rem + 32'd1;
@@ -496,13 +542,13 @@ module ndp_dev_rd #(
   end
   assign cnt_hit_o = hit_beat && !fresh_q;
   logic unused_bits;
-  assign unused_bits = ^{d_q.dtype, d_q.flags, dv_busy, dv_quo[42:40]};
+  assign unused_bits = ^{d_q.dtype, d_q.flags, dv_busy, dv_quo[42:40], nd_q.base, nd_q.dtype, nd_q.flags};
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT_INIT(params_a, Bufs >= 1 && MaxChunkElems >= 2048)
   `NDP_ASSERT(pf_depth_legal_a, Bufs < 2 ? pf_depth_i == '0 : 32'(pf_depth_i) <= Bufs - 2)
-  `NDP_ASSERT(pf_keeps_demand_entry_a, !(pf_go && victim == cur_buf_q))
+  `NDP_ASSERT(pf_keeps_demand_entry_a, !((pf_go || nx_go) && victim == cur_buf_q))
   `NDP_ASSERT(wait_on_own_entry_a, st_q != RdWait || !t_valid[cur_buf_q] || cur_w == wnorm)
   `NDP_ASSERT_STREAM(r_stream_a, r_valid_o, r_ready_i, rf_out)
   `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)

@@ -6,8 +6,8 @@
 //
 // Lanes write 32-byte words (bank 0..15 a bit-plane, 16 the EXPBYTE plane) into the set they work
 // for; two lanes never write one bank of one set in the same cycle (one block per plane and set).
-// The read port gives assembler beat j of a set: 16 bits of each bit-plane (elements 16 j ..
-// 16 j + 15) and 16 EXPBYTE bytes, the cycle after rd_i.
+// The read port gives assembler beat j of a set, A = AsmLanes elements: A bits of each bit-plane
+// (elements A j .. A j + A - 1) and A EXPBYTE bytes, the cycle after rd_i.
 //
 /// Registers: the banks (ram_1r1w macros, registered read) and the read beat's select fields.
 `include "ndp_assert.svh"
@@ -16,10 +16,15 @@ module ndp_dev_stage #(
   parameter int unsigned Lanes         = 4,
   parameter int unsigned Sets          = 4,
   parameter int unsigned MaxChunkElems = 32768,
+  parameter int unsigned AsmLanes      = 16,     // elements per assembler beat: 16 or 32
   localparam int unsigned SW      = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned BpWords = MaxChunkElems / 256,
   localparam int unsigned BpAw    = $clog2(BpWords),
-  localparam int unsigned EbAw    = $clog2(MaxChunkElems / 32)
+  localparam int unsigned EbAw    = $clog2(MaxChunkElems / 32),
+  localparam int unsigned BeatW   = $clog2(MaxChunkElems / AsmLanes),  // beat index bits
+  localparam int unsigned BpSh    = $clog2(256 / AsmLanes),            // beats per bit-plane word
+  localparam int unsigned EbSh    = $clog2(32 / AsmLanes),             // beats per EXPBYTE word
+  localparam int unsigned RdW     = 24 * AsmLanes
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -29,12 +34,12 @@ module ndp_dev_stage #(
   input  logic [Lanes*5-1:0]   bank_i,
   input  logic [Lanes*EbAw-1:0] addr_i,
   input  logic [Lanes*256-1:0] data_i,
-  // assembler feed: beat rd_beat_i of set rd_set_i; rd_data_o = {EXPBYTE 16 bytes, planes 15..0 x 16 bits}
+  // assembler feed: beat rd_beat_i of set rd_set_i; rd_data_o = {EXPBYTE A bytes, planes 15..0 x A bits}
   input  logic                 rd_i,
   input  logic [SW-1:0]        rd_set_i,
-  input  logic [EbAw:0]        rd_beat_i,
+  input  logic [BeatW-1:0]     rd_beat_i,
   input  logic                 rd_expbyte_i,
-  output logic [16*16+128-1:0] rd_data_o
+  output logic [RdW-1:0]       rd_data_o
 );
   // ---------------------------------------------------------------------------------------------
   // Write side: lane i's physical bank and word address
@@ -47,12 +52,12 @@ module ndp_dev_stage #(
     assign paddr[i] = a[BpAw-1:0];
   end
 
-  // Read side: the bit-plane word of beat j is j / 16, the EXPBYTE word j / 2
+  // Read side: the bit-plane word of beat j is j / (256 / A), the EXPBYTE word j / (32 / A)
   logic [BpAw-1:0] bp_raddr, eb_raddr;
   logic [2:0]      eb_bank;
-  assign bp_raddr = BpAw'(rd_beat_i >> 4);
-  assign eb_raddr = BpAw'(rd_beat_i >> 1);
-  assign eb_bank  = 3'((rd_beat_i >> 1) >> BpAw);
+  assign bp_raddr = BpAw'(rd_beat_i >> BpSh);
+  assign eb_raddr = BpAw'(rd_beat_i >> EbSh);
+  assign eb_bank  = 3'((rd_beat_i >> EbSh) >> BpAw);
 
   logic [255:0] word [Sets*16];   // set s, bank b at s * 16 + b
   for (genvar s = 0; s < Sets; s++) begin : gen_set
@@ -84,26 +89,29 @@ module ndp_dev_stage #(
 
   // ---------------------------------------------------------------------------------------------
   // Select the beat's bits from the words read
-  logic [SW-1:0] set_q;
-  logic [3:0]    sel_q;
-  logic          half_q;
-  logic [2:0]    eb_bank_q;
+  logic [SW-1:0]    set_q;
+  logic [BeatW-1:0] beat_q;
+  logic [2:0]       eb_bank_q;
   always_ff @(posedge clk_i) begin
     if (rd_i) begin
       set_q     <= rd_set_i;
-      sel_q     <= rd_beat_i[3:0];
-      half_q    <= rd_beat_i[0];
+      beat_q    <= rd_beat_i;
       eb_bank_q <= eb_bank;
     end
   end
+  logic [31:0] bp_sel, eb_sel;   // beat within its word
+  assign bp_sel = 32'(beat_q) & ((32'd1 << BpSh) - 32'd1);
+  assign eb_sel = 32'(beat_q) & ((32'd1 << EbSh) - 32'd1);
   always_comb begin
-    for (int unsigned b = 0; b < 16; b++) rd_data_o[b*16 +: 16] = word[32'(set_q) * 16 + b][sel_q * 16 +: 16];
-    rd_data_o[256 +: 128] = word[32'(set_q) * 16 + 7 + 32'(eb_bank_q)][half_q * 128 +: 128];
+    for (int unsigned b = 0; b < 16; b++)
+      rd_data_o[b*AsmLanes +: AsmLanes] = word[32'(set_q) * 16 + b][bp_sel * AsmLanes +: AsmLanes];
+    rd_data_o[16*AsmLanes +: 8*AsmLanes] = word[32'(set_q) * 16 + 7 + 32'(eb_bank_q)][eb_sel * 8 * AsmLanes +: 8 * AsmLanes];
   end
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
-  `NDP_ASSERT_INIT(params_a, Sets >= 1 && MaxChunkElems >= 2048 && (MaxChunkElems % 2048) == 0)
+  `NDP_ASSERT_INIT(params_a, Sets >= 1 && MaxChunkElems >= 2048 && (MaxChunkElems % 2048) == 0
+                             && (AsmLanes == 16 || AsmLanes == 32))
   for (genvar i = 0; i < Lanes; i++) begin : gen_chk
     `NDP_ASSERT(bp_addr_in_bank_a, !we_i[i] || bank_i[i*5 +: 5] == 5'd16
                                    || 32'(addr_i[i*EbAw +: EbAw]) < BpWords)

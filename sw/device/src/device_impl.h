@@ -90,7 +90,7 @@ struct DeviceModel::Impl {
   // *decoded tells which), or nullptr when the chunk cannot be produced (the error is logged). A
   // lookup is followed by the prefetch step.
   const std::vector<uint8_t>* chunk_bytes(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k,
-                                          bool* decoded);
+                                          bool first, bool* decoded);
   // Chunk buffer entry holding (window, tensor, chunk), or -1.
   int find_entry(uint8_t window, uint32_t tensor, uint64_t k) const;
   // The lowest-numbered invalid entry, else the least recently used one.
@@ -98,8 +98,10 @@ struct DeviceModel::Impl {
   // Tag entry e with chunk k (most recently used) and decode into it; false when the decode fails
   // (logged only when log is set). The entry is left valid: the caller invalidates a failure.
   bool fill_entry(size_t e, uint8_t window, const MappedTensor& m, const Region& r, uint64_t k, bool log);
-  // The prefetch step after a lookup of chunk k (spec 7.6).
-  void prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k);
+  // The prefetch step after a lookup of chunk k (spec 7.6); first: the beat is the tensor's first line.
+  void prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k, bool first);
+  // The mapped tensor with descriptor number m.number + 1, or nullptr.
+  const MappedTensor* next_tensor(const MappedTensor& m) const;
   // Drop every entry (FLUSH, TENSOR_COUNT).
   void flush_cache();
   // Fetch index entry k (and k + 1) and check the spans of the slots in want (code 2 on failure,

@@ -37,7 +37,7 @@ Resp DeviceModel::Impl::read_region(uint8_t window, uint64_t offset, uint8_t* ou
   bool decoded_any = false, failed = false;
   for (uint64_t k = b0 / cb; k <= (b1 - 1) / cb; ++k) {
     bool decoded = false;
-    const std::vector<uint8_t>* bytes = chunk_bytes(window, m, r.value(), k, &decoded);
+    const std::vector<uint8_t>* bytes = chunk_bytes(window, m, r.value(), k, b0 == 0, &decoded);
     decoded_any = decoded_any || decoded;
     if (!bytes) {
       failed = true;
@@ -55,7 +55,7 @@ Resp DeviceModel::Impl::read_region(uint8_t window, uint64_t offset, uint8_t* ou
 }
 
 const std::vector<uint8_t>* DeviceModel::Impl::chunk_bytes(uint8_t window, const MappedTensor& m, const Region& r,
-                                                           uint64_t k, bool* decoded) {
+                                                           uint64_t k, bool first, bool* decoded) {
   const uint8_t tw = (window & 0x1F) == kFormatFull ? region_window(kFormatFull, 0) : window;
   if (cur.valid && cache[cur.entry].is(tw, m.number, k)) return &cache[cur.entry].bytes;  // no lookup
   int hit = find_entry(tw, m.number, k);
@@ -69,7 +69,7 @@ const std::vector<uint8_t>* DeviceModel::Impl::chunk_bytes(uint8_t window, const
   }
   // The RTL learns of a failed demand decode when it ends, after the prefetch step: the entry stays
   // tagged (and most recently used) until then.
-  prefetch_after(tw, m, r, k);
+  prefetch_after(tw, m, r, k, first);
   if (!ok) {
     cache[e].valid = false;
     cur.valid = false;
@@ -107,13 +107,36 @@ bool DeviceModel::Impl::fill_entry(size_t e, uint8_t window, const MappedTensor&
   return decode_chunk(m, r, k, c.bytes, log);
 }
 
-void DeviceModel::Impl::prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k) {
-  if (prefetch == 0 || k == 0 || find_entry(window, m.number, k - 1) < 0) return;
-  for (uint64_t j = 1; j <= prefetch && k + j < m.chunks; ++j) {
-    if (find_entry(window, m.number, k + j) >= 0) continue;
+void DeviceModel::Impl::prefetch_after(uint8_t window, const MappedTensor& m, const Region& r, uint64_t k,
+                                       bool first) {
+  if (prefetch == 0 || !(first || (k > 0 && find_entry(window, m.number, k - 1) >= 0))) return;
+  // The next d chunks in read order: the rest of this tensor, then the next descriptor's tensor.
+  const MappedTensor* t = &m;
+  Region rt = r;
+  uint64_t c = k;
+  for (uint32_t j = 1; j <= prefetch; ++j) {
+    if (++c >= t->chunks) {
+      const MappedTensor* next = next_tensor(*t);
+      if (t != &m || !next) return;
+      auto rn = decode_region_window(window, next->dtype);
+      if (!rn.ok()) return;
+      t = next;
+      rt = rn.value();
+      c = 0;
+    }
+    if (int e = find_entry(window, t->number, c); e >= 0) {
+      cache[static_cast<size_t>(e)].stamp = ++stamp;  // about to be read: keep it over older chunks
+      continue;
+    }
     const size_t e = victim();
-    if (!fill_entry(e, window, m, r, k + j, /*log=*/false)) cache[e].failed = true;
+    if (!fill_entry(e, window, *t, rt, c, /*log=*/false)) cache[e].failed = true;
   }
+}
+
+const MappedTensor* DeviceModel::Impl::next_tensor(const MappedTensor& m) const {
+  for (const MappedTensor& x : map)
+    if (x.number == m.number + 1) return &x;
+  return nullptr;
 }
 
 void DeviceModel::Impl::flush_cache() {

@@ -189,11 +189,11 @@ TEST(DeviceModel, SequentialPrefetch) {
   ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
   auto cnt = [&](uint64_t off) { return m->peek_csr(off); };
   uint8_t beat[64];
-  auto read1 = [&](uint64_t chunk) {
-    ASSERT_TRUE(m->read(window_address(w, base + 4096 * chunk), 64, beat, nullptr).ok());
-    EXPECT_EQ(0, std::memcmp(beat, gold.data() + 4096 * chunk, 64)) << "chunk " << chunk;
+  auto read1 = [&](uint64_t chunk) {  // the second line of the chunk
+    ASSERT_TRUE(m->read(window_address(w, base + 4096 * chunk + 64), 64, beat, nullptr).ok());
+    EXPECT_EQ(0, std::memcmp(beat, gold.data() + 4096 * chunk + 64, 64)) << "chunk " << chunk;
   };
-  read1(0);  // k = 0: no chunk before it, no prefetch
+  read1(0);  // k = 0 (not the tensor's first line): no chunk before it, no prefetch
   EXPECT_EQ(cnt(kCsrCntChunks), 1u);
   read1(1);  // demand 1; chunk 0 is buffered, so 2 and 3 are prefetched
   EXPECT_EQ(cnt(kCsrCntChunks), 4u);
@@ -222,8 +222,58 @@ TEST(DeviceModel, SequentialPrefetch) {
   // The full region's three windows (g = 0, 1, 2) share entries.
   const uint64_t before = cnt(kCsrCntChunks);
   for (int g = 0; g < 3; ++g)
-    ASSERT_TRUE(m->read(window_address(region_window(kFormatFull, g), base), 64, beat, nullptr).ok());
+    ASSERT_TRUE(m->read(window_address(region_window(kFormatFull, g), base + 64), 64, beat, nullptr).ok());
   EXPECT_EQ(cnt(kCsrCntChunks), before + 1);
+  // A read of the tensor's first line starts a stream: chunks 1 and 2 are prefetched at once.
+  ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 2).ok());
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlFlush).ok());
+  ASSERT_TRUE(m->read(window_address(w, base), 64, beat, nullptr).ok());
+  EXPECT_EQ(cnt(kCsrCntChunks), before + 4);  // chunk 0, then 1 and 2
+  read1(1);
+  read1(2);
+  EXPECT_EQ(cnt(kCsrCntChunks), before + 6);  // 3 when 1 is read, 4 when 2 is read
+}
+
+// A stream through a tensor decodes every chunk once: prefetched chunks are not replaced before
+// they are read (the prefetch step makes them most recently used).
+TEST(DeviceModel, StreamDecodesEachChunkOnce) {
+  ImageWriter w;
+  const std::vector<uint8_t> a = imgtest::weights(DType::kBF16, 12 * 4096, 5);
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {12 * 4096}, a.data(), a.size(), {4096}).ok());
+  const std::vector<uint8_t> image = devtest::finish(w);
+  MapPlan plan;
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 6;
+  cfg.max_prefetch = 4;
+  auto m = devtest::loaded_model(image, &plan, cfg);
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  const uint8_t win = region_window(kFormatFull, 0);
+  std::vector<uint8_t> buf(12 * 4096 * 2);
+  ASSERT_TRUE(m->read(window_address(win, plan.desc[0].base), buf.size(), buf.data(), nullptr).ok());
+  EXPECT_EQ(m->peek_csr(kCsrCntChunks), 12u);
+  EXPECT_EQ(m->peek_csr(kCsrCntChunkHits), buf.size() / 64 - 1);  // chunk 0's first beat decodes on demand
+}
+
+// The stream runs on into the next tensor: its first chunks are prefetched too.
+TEST(DeviceModel, StreamAcrossTensors) {
+  const std::vector<uint8_t> image = small_image();  // a: 5 chunks, b: 3 chunks (bf16)
+  MapPlan plan;
+  DeviceConfig cfg;
+  cfg.chunk_buffers = 6;
+  cfg.max_prefetch = 4;
+  auto m = devtest::loaded_model(image, &plan, cfg);
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlClearCounters).ok());
+  const uint8_t win = region_window(kFormatFull, 0);
+  uint64_t beats = 0;
+  for (size_t t = 0; t < 2; ++t) {
+    std::vector<uint8_t> buf(plan.desc[t].elems * 2 / 64 * 64);
+    ASSERT_TRUE(m->read(window_address(win, plan.desc[t].base), buf.size(), buf.data(), nullptr).ok());
+    beats += buf.size() / 64;
+  }
+  EXPECT_EQ(m->peek_csr(kCsrCntChunks), 8u + 3u);  // a, b, and c's 3 chunks (b's stream runs on into c)
+  EXPECT_EQ(m->peek_csr(kCsrCntChunkHits), beats - 1);  // only the stream's first beat decodes on demand
 }
 
 TEST(DeviceModel, BeatsSpanningTwoChunks) {
