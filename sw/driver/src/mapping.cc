@@ -60,6 +60,7 @@ struct Mapping::Impl {
       if (first_error.ok()) first_error = s;
     }
     std::memset(buf + (s.ok() ? n : 0), 0, unit - (s.ok() ? n : 0));
+    faults++;  // before the copy wakes the faulting thread
     struct uffdio_copy c = {};
     c.dst = reinterpret_cast<uint64_t>(base) + at;
     c.src = reinterpret_cast<uint64_t>(buf);
@@ -68,7 +69,6 @@ struct Mapping::Impl {
       std::lock_guard<std::mutex> lock(mu);
       if (first_error.ok()) first_error = Status::Error(errno_text("UFFDIO_COPY"));
     }
-    faults++;
   }
 
   void loop() {
