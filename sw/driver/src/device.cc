@@ -131,14 +131,14 @@ void Device::Impl::account(const CallStats& cs, bool ok, bool fault) {
   totals.page_faults += fault ? 1 : 0;
 }
 
+void Device::Impl::count_fault() {
+  std::lock_guard<std::mutex> lock(mu);
+  totals.page_faults++;
+}
+
 Status Device::read(uint32_t image, size_t tensor, const Region& r, uint64_t offset, uint64_t bytes, uint8_t* out,
                     CallStats* st) {
   return impl_->checked_read(image, tensor, r, offset, bytes, out, st, false);
-}
-
-Status Device::fault_read(uint32_t image, size_t tensor, const Region& r, uint64_t offset, uint64_t bytes,
-                          uint8_t* out) {
-  return impl_->checked_read(image, tensor, r, offset, bytes, out, nullptr, true);
 }
 
 Status Device::read_region(uint32_t image, size_t tensor, const Region& r, std::vector<uint8_t>& out, CallStats* st) {

@@ -27,6 +27,7 @@ struct Device::Impl {
   Status checked_read(uint32_t image, size_t tensor, const Region& r, uint64_t offset, uint64_t bytes, uint8_t* out,
                       CallStats* st, bool fault);
   void account(const CallStats& cs, bool ok, bool fault);
+  void count_fault();
 };
 
 }  // namespace ndp::drv

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <thread>
@@ -30,6 +31,12 @@ struct Mapping::Impl {
   size_t tensor = 0;
   Region r;
   uint64_t offset = 0, length = 0, unit = kPage;
+  uint64_t rc = 1, total = 0;  // region bytes of one chunk and of the tensor
+  struct Cached {
+    uint64_t k = ~uint64_t{0}, stamp = 0;
+    std::vector<uint8_t> bytes;
+  } cache[2];
+  uint64_t stamp = 0;
   void* raw = nullptr;  // the mmap (over-allocated for alignment)
   uint64_t raw_len = 0;
   uint8_t* base = nullptr;
@@ -50,17 +57,48 @@ struct Mapping::Impl {
     if (stop >= 0) close(stop);
   }
 
-  // Fill the unit holding `addr` (zero past the region's end, or on a failed read).
+  // Region chunk k (bytes [k rc, min(total, (k + 1) rc))) from the two-entry cache or the device.
+  const std::vector<uint8_t>* chunk(uint64_t k, Status* st) {
+    for (Cached& c : cache)
+      if (c.k == k) {
+        c.stamp = ++stamp;
+        return &c.bytes;
+      }
+    Cached& c = cache[0].stamp <= cache[1].stamp ? cache[0] : cache[1];
+    c.k = ~uint64_t{0};
+    c.bytes.resize(std::min(rc, total - k * rc));
+    *st = dimpl->checked_read(image, tensor, r, k * rc, c.bytes.size(), c.bytes.data(), nullptr, false);
+    if (!st->ok()) return nullptr;
+    c.k = k;
+    c.stamp = ++stamp;
+    return &c.bytes;
+  }
+
+  // Region bytes [from, from + n) into buf: one read for a large unit, else through the chunk cache.
+  Status fill(uint64_t from, uint64_t n, uint8_t* buf) {
+    if (n >= 2 * rc) return dimpl->checked_read(image, tensor, r, from, n, buf, nullptr, false);
+    Status st;
+    for (uint64_t k = from / rc; k * rc < from + n; ++k) {
+      const std::vector<uint8_t>* c = chunk(k, &st);
+      if (!c) return st;
+      const uint64_t lo = std::max(from, k * rc), hi = std::min(from + n, k * rc + c->size());
+      std::memcpy(buf + (lo - from), c->data() + (lo - k * rc), hi - lo);
+    }
+    return st;
+  }
+
+  // Fill the unit holding `addr` (zero past the mapped length, or on a failed read).
   void serve(uint64_t addr, uint8_t* buf) {
     const uint64_t u = (addr - reinterpret_cast<uint64_t>(base)) / unit;
     const uint64_t at = u * unit, n = at < length ? std::min(unit, length - at) : 0;
-    Status s = n ? dev->fault_read(image, tensor, r, offset + at, n, buf) : Status::Ok();
+    Status s = n ? fill(offset + at, n, buf) : Status::Ok();
     if (!s.ok()) {
       std::lock_guard<std::mutex> lock(mu);
       if (first_error.ok()) first_error = s;
     }
     std::memset(buf + (s.ok() ? n : 0), 0, unit - (s.ok() ? n : 0));
     faults++;  // before the copy wakes the faulting thread
+    dimpl->count_fault();
     struct uffdio_copy c = {};
     c.dst = reinterpret_cast<uint64_t>(base) + at;
     c.src = reinterpret_cast<uint64_t>(buf);
@@ -121,6 +159,7 @@ Result<std::unique_ptr<Mapping>> Device::map(uint32_t image, size_t tensor, cons
     return Status::Error("map: unaligned map: offset " + std::to_string(offset) + " is not a multiple of 4096");
   if (length == 0) return Status::Error("map: length 0");
   NDP_RETURN_IF_ERROR(impl_->validate_range(image, tensor, r, offset, length, "map"));
+  const TensorInfo& ti = (*tensors(image))[tensor];
   std::unique_ptr<Mapping> m(new Mapping());
   m->impl_ = std::make_unique<Mapping::Impl>();
   Mapping::Impl& mi = *m->impl_;
@@ -132,6 +171,8 @@ Result<std::unique_ptr<Mapping>> Device::map(uint32_t image, size_t tensor, cons
   mi.offset = offset;
   mi.length = length;
   mi.unit = fault_bytes;
+  mi.total = region_output_bytes(r, ti.dtype, ti.elems);
+  mi.rc = ti.kind == TensorKind::kWeight ? region_output_bytes(r, ti.dtype, ti.chunk_elems) : mi.total;
   NDP_RETURN_IF_ERROR(mi.start());
   m->addr_ = mi.base;
   m->length_ = length;

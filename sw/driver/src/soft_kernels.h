@@ -14,3 +14,15 @@ void unpack_bf16_expbyte(const uint8_t* sign, const uint8_t* exp, const uint8_t*
 const char* bf16_kernel_name();
 
 }  // namespace ndp::drv
+
+#include "ndp/precision.h"
+
+namespace ndp::drv {
+
+// Region bytes of n elements of a 16-bit source (bf16 or fp16, natural little-endian words) for a
+// region other than `full`: the same bytes as assemble_region, through per-region tables built
+// once with the golden convert_element / convert_mx_element (MX: bf16 sources only). Returns false
+// (nothing written) where it does not apply; the caller then runs assemble_region.
+bool assemble16(const Region& r, DType src, const uint16_t* words, uint64_t n, uint8_t* out);
+
+}  // namespace ndp::drv

@@ -60,15 +60,24 @@ static Status decode_chunk(const ImageReader& img, const uint8_t* base, size_t t
     ptr[p] = s.planes[p].data();
   }
   const bool bf16x = t.dtype == DType::kBF16 && t.layout == Layout::kExpByte;
-  if (!bf16x) return chunk_region(r, t.dtype, t.layout, ptr, n, dst);
-  const uint8_t* mant[7];
-  for (int b = 0; b < 7; ++b) mant[b] = ptr[2 + b];
-  if (r.kind == RegionKind::kFull) {
-    unpack_bf16_expbyte(ptr[0], ptr[1], mant, n, dst);
+  const uint8_t* mant[7] = {};
+  if (bf16x)
+    for (int b = 0; b < 7; ++b) mant[b] = ptr[2 + b];
+  if (r.kind == RegionKind::kFull) {  // the elements are the region bytes
+    if (bf16x)
+      unpack_bf16_expbyte(ptr[0], ptr[1], mant, n, dst);
+    else
+      unpack_chunk(t.dtype, t.layout, ptr, n, dst);
     return Status::Ok();
   }
-  s.elems.resize(2 * n);
-  unpack_bf16_expbyte(ptr[0], ptr[1], mant, n, s.elems.data());
+  s.elems.resize(dtype_bytes(t.dtype, n));
+  if (bf16x)
+    unpack_bf16_expbyte(ptr[0], ptr[1], mant, n, s.elems.data());
+  else
+    unpack_chunk(t.dtype, t.layout, ptr, n, s.elems.data());
+  if (dtype_info(t.dtype).bits == 16 &&
+      assemble16(r, t.dtype, reinterpret_cast<const uint16_t*>(s.elems.data()), n, dst))
+    return Status::Ok();
   return assemble_region(r, t.dtype, s.elems.data(), n, dst);
 }
 

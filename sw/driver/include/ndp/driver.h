@@ -106,9 +106,10 @@ class Device {
                      CallStats* st = nullptr);
 
   // Map region bytes [offset, offset + length) of a tensor into this process as ordinary read-only
-  // memory (userfaultfd): each first touch of a fault unit (fault_bytes: 4 KiB or 2 MiB) reads
-  // those region bytes from the device, so only the planes of the region are fetched; bytes past
-  // the region's end read zero. Errors: offset not a multiple of 4 KiB (unaligned map), a range
+  // memory (userfaultfd): each first touch of a fault unit (fault_bytes: 4 KiB or 2 MiB) installs
+  // that unit's region bytes, read from the device, so only the planes of the region are fetched;
+  // the mapping keeps the last two chunks it read, so a scan reads each chunk once; bytes past the
+  // mapped length read zero. Errors: offset not a multiple of 4 KiB (unaligned map), a range
   // beyond the region bytes (map beyond a tensor), length 0, userfaultfd unavailable.
   Result<std::unique_ptr<Mapping>> map(uint32_t image, size_t tensor, const Region& r, uint64_t offset,
                                        uint64_t length, uint64_t fault_bytes = 4096);
@@ -125,9 +126,6 @@ class Device {
   Status kv_free(uint32_t stream);
 
   DeviceStats stats() const;
-
-  // For Mapping: one fault's read, counted as a page fault.
-  Status fault_read(uint32_t image, size_t tensor, const Region& r, uint64_t offset, uint64_t bytes, uint8_t* out);
 
  private:
   friend class Mapping;
