@@ -19,20 +19,24 @@ namespace ndp::drv::test {
 using dev::devtest::test_seed;
 
 // BF16 expbyte tensors with partial chunks and a partial last 64-element group (the soft kernel's
-// tail), LZ4/ZSTD/RAW blocks, plus an fp32 tensor.
-inline std::vector<uint8_t> bf16_image() {
+// tail), LZ4/ZSTD/RAW blocks, plus an fp32 tensor. rtl: what the RTL bench's ndp_device maps (bf16
+// only, chunk_elems multiples of 2048).
+inline std::vector<uint8_t> bf16_image(bool rtl = false) {
   ImageWriter w;
   struct T { uint64_t n; uint32_t ce; CodecPolicy p; };
-  const T ts[] = {{70001, 4096, CodecPolicy::kAuto}, {4133, 2048, CodecPolicy::kLz4}, {64 * 33, 1024, CodecPolicy::kRaw},
-                  {131, 128, CodecPolicy::kZstd}};
+  const uint32_t small = rtl ? 2048 : 1024, tiny = rtl ? 2048 : 128;
+  const T ts[] = {{70001, 4096, CodecPolicy::kAuto}, {4133, 2048, CodecPolicy::kLz4}, {64 * 33, small, CodecPolicy::kRaw},
+                  {131, tiny, CodecPolicy::kZstd}};
   int i = 0;
   for (const T& t : ts) {
     const std::vector<uint8_t> d = imgtest::weights(DType::kBF16, t.n, 500 + i);
     EXPECT_TRUE(w.add_tensor("bf16_" + std::to_string(i++), DType::kBF16, {t.n}, d.data(), d.size(),
                              {t.ce, Layout::kExpByte, t.p}).ok());
   }
-  const std::vector<uint8_t> f = imgtest::weights(DType::kFP32, 3000, 77);
-  EXPECT_TRUE(w.add_tensor("fp32", DType::kFP32, {3000}, f.data(), f.size(), {1024, Layout::kExpByte}).ok());
+  if (!rtl) {
+    const std::vector<uint8_t> f = imgtest::weights(DType::kFP32, 3000, 77);
+    EXPECT_TRUE(w.add_tensor("fp32", DType::kFP32, {3000}, f.data(), f.size(), {1024, Layout::kExpByte}).ok());
+  }
   return dev::devtest::finish(w);
 }
 
