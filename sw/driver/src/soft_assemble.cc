@@ -8,6 +8,8 @@
 // (d = e - 127 - X, fetched mantissa): one table over d in [kDLo, emax_elem] filled by the golden
 // convert_mx_element with X = 0 (rows below kDLo round to zero; checked when the table is built);
 // subnormal elements go through convert_mx_element itself.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -46,8 +48,8 @@ std::shared_ptr<const Tables> build(const Region& r, DType src) {
   tb->drop = info.man_bits - tb->t;
   tb->code_bits = static_cast<int>(region_output_bytes(r, src, 64) * 8 / 64);
   if (!is_mx(r.kind)) {
-    tb->lut.resize(size_t{1} << (16 - tb->drop));
-    for (uint32_t i = 0; i < tb->lut.size(); ++i) tb->lut[i] = static_cast<uint16_t>(convert_element(r, src, i << tb->drop));
+    tb->lut.assign((size_t{1} << (16 - tb->drop)) + 2, 0);  // + 2 spare entries for lut_gather
+    for (uint32_t i = 0; i + 2 < tb->lut.size(); ++i) tb->lut[i] = static_cast<uint16_t>(convert_element(r, src, i << tb->drop));
     tb->ok = true;
     return tb;
   }
@@ -107,12 +109,39 @@ void pack(const uint16_t* codes, uint64_t n, int bits, uint8_t* out) {
   }
 }
 
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*() (see soft_kernels.cc).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+// codes[k] = lut[w[k] >> drop] for n (a multiple of 32) words with 32-bit gathers; the table has
+// two spare entries so that the 4-byte load of its last entry stays inside it.
+__attribute__((target("avx512f,avx512bw"))) void lut_gather(const uint16_t* lut, int drop, const uint16_t* w,
+                                                            uint64_t n, uint16_t* codes) {
+  const __m128i sh = _mm_cvtsi32_si128(drop);
+  for (uint64_t i = 0; i < n; i += 32) {
+    const __m512i x = _mm512_srl_epi16(_mm512_loadu_si512(w + i), sh);
+    const __m512i lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(x));
+    const __m512i hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(x, 1));
+    const __m512i g0 = _mm512_i32gather_epi32(lo, lut, 2), g1 = _mm512_i32gather_epi32(hi, lut, 2);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes + i), _mm512_cvtepi32_epi16(g0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes + i + 16), _mm512_cvtepi32_epi16(g1));
+  }
+}
+#pragma GCC diagnostic pop
+
+bool have_avx512() {
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  return ok;
+}
+
 void convert_plain(const Tables& tb, const uint16_t* w, uint64_t n, uint8_t* out) {
   uint16_t codes[256];
   const uint16_t* lut = tb.lut.data();
+  const bool simd = have_avx512();
   for (uint64_t i = 0; i < n; i += 256) {
-    const uint64_t c = std::min<uint64_t>(256, n - i);
-    for (uint64_t k = 0; k < c; ++k) codes[k] = lut[w[i + k] >> tb.drop];
+    const uint64_t c = std::min<uint64_t>(256, n - i), v = simd ? c / 32 * 32 : 0;
+    if (v) lut_gather(lut, tb.drop, w + i, v, codes);
+    for (uint64_t k = v; k < c; ++k) codes[k] = lut[w[i + k] >> tb.drop];
     pack(codes, c, tb.code_bits, out + i * static_cast<uint64_t>(tb.code_bits) / 8);  // 256 codes: whole bytes
   }
 }

@@ -11,8 +11,10 @@
 
 #include <immintrin.h>
 
+#include <cstring>
 #include <vector>
 
+#include "ndp/block.h"
 #include "ndp/planes.h"
 
 namespace ndp::drv {
@@ -55,7 +57,47 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) void unpack_avx512(c
   }
 }
 
+constexpr uint32_t kP1 = 2654435761u, kP2 = 2246822519u, kP3 = 3266489917u, kP4 = 668265263u, kP5 = 374761393u;
+
+// The stripe loop of XXH32 for four buffers of len bytes (len >= 16) at once: lane group j (32-bit
+// lanes 4j..4j+3) holds buffer j's accumulators v1..v4. acc[4 j + a] receives them.
+__attribute__((target("avx512f"))) void xxh32_stripes4(const uint8_t* const* d, uint64_t len, uint32_t* acc) {
+  const __m512i p1 = _mm512_set1_epi32(static_cast<int>(kP1)), p2 = _mm512_set1_epi32(static_cast<int>(kP2));
+  __m512i v = _mm512_setr_epi32(static_cast<int>(kP1 + kP2), static_cast<int>(kP2), 0, static_cast<int>(0u - kP1),
+                                static_cast<int>(kP1 + kP2), static_cast<int>(kP2), 0, static_cast<int>(0u - kP1),
+                                static_cast<int>(kP1 + kP2), static_cast<int>(kP2), 0, static_cast<int>(0u - kP1),
+                                static_cast<int>(kP1 + kP2), static_cast<int>(kP2), 0, static_cast<int>(0u - kP1));
+  for (uint64_t o = 0; o + 16 <= len; o += 16) {
+    __m512i x = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d[0] + o)));
+    x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(d[1] + o)), 1);
+    x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(d[2] + o)), 2);
+    x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(d[3] + o)), 3);
+    v = _mm512_mullo_epi32(_mm512_rol_epi32(_mm512_add_epi32(v, _mm512_mullo_epi32(x, p2)), 13), p1);
+  }
+  _mm512_storeu_si512(acc, v);
+}
+
 #pragma GCC diagnostic pop
+
+// XXH32 of one buffer from its stripe accumulators (len >= 16): merge, length, tail, avalanche.
+uint32_t xxh32_finish(const uint32_t* v, const uint8_t* p, uint64_t len) {
+  auto rotl = [](uint32_t x, int r) { return (x << r) | (x >> (32 - r)); };
+  uint32_t h = rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
+  h += static_cast<uint32_t>(len);
+  uint64_t o = len / 16 * 16;
+  for (; o + 4 <= len; o += 4) {
+    uint32_t w;
+    std::memcpy(&w, p + o, 4);
+    h = rotl(h + w * kP3, 17) * kP4;
+  }
+  for (; o < len; ++o) h = rotl(h + p[o] * kP5, 11) * kP1;
+  h ^= h >> 15;
+  h *= kP2;
+  h ^= h >> 13;
+  h *= kP3;
+  h ^= h >> 16;
+  return h;
+}
 
 bool have_avx512_gfni() {
   static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
@@ -90,5 +132,22 @@ void unpack_bf16_expbyte(const uint8_t* sign, const uint8_t* exp, const uint8_t*
 }
 
 const char* bf16_kernel_name() { return have_avx512_gfni() ? "avx512-gfni" : "swar"; }
+
+
+void xxh32_batch(const uint8_t* const* data, const uint32_t* len, size_t count, uint32_t* out) {
+  static const bool simd = __builtin_cpu_supports("avx512f");
+  size_t i = 0;
+  while (i < count) {
+    if (simd && i + 4 <= count && len[i] >= 16 && len[i + 1] == len[i] && len[i + 2] == len[i] && len[i + 3] == len[i]) {
+      uint32_t acc[16];
+      xxh32_stripes4(data + i, len[i], acc);
+      for (int j = 0; j < 4; ++j) out[i + j] = xxh32_finish(acc + 4 * j, data[i + j], len[i]);
+      i += 4;
+    } else {
+      out[i] = block_checksum(data[i], len[i]);
+      ++i;
+    }
+  }
+}
 
 }  // namespace ndp::drv

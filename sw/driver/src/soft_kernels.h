@@ -26,3 +26,12 @@ namespace ndp::drv {
 bool assemble16(const Region& r, DType src, const uint16_t* words, uint64_t n, uint8_t* out);
 
 }  // namespace ndp::drv
+
+namespace ndp::drv {
+
+// XXH32 (seed 0) of `count` buffers: out[i] = XXH32(data[i], len[i]). Groups of four buffers of
+// equal length (at least 16 bytes) are hashed side by side in one AVX-512 register (each 128-bit
+// lane holds one buffer's four accumulators) where the CPU has AVX-512; the rest one by one.
+void xxh32_batch(const uint8_t* const* data, const uint32_t* len, size_t count, uint32_t* out);
+
+}  // namespace ndp::drv

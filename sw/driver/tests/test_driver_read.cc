@@ -212,3 +212,28 @@ TEST(DriverRead, TableAssemblyEqualsGolden) {
 
 }  // namespace
 }  // namespace ndp::drv::test
+
+namespace ndp::drv::test {
+namespace {
+
+TEST(DriverRead, BatchChecksumEqualsXxh32) {
+  std::mt19937 rng(static_cast<uint32_t>(test_seed()));
+  for (int round = 0; round < 50; ++round) {
+    const size_t count = 1 + rng() % 12;
+    std::vector<std::vector<uint8_t>> bufs(count);
+    std::vector<const uint8_t*> data;
+    std::vector<uint32_t> len, got(count);
+    const uint32_t common = rng() % 3 ? 4096 : rng() % 100;
+    for (auto& b : bufs) {
+      b.resize(rng() % 4 ? common : rng() % 5000);
+      for (auto& x : b) x = static_cast<uint8_t>(rng());
+      data.push_back(b.data());
+      len.push_back(static_cast<uint32_t>(b.size()));
+    }
+    xxh32_batch(data.data(), len.data(), count, got.data());
+    for (size_t i = 0; i < count; ++i) ASSERT_EQ(got[i], block_checksum(data[i], len[i])) << "len " << len[i];
+  }
+}
+
+}  // namespace
+}  // namespace ndp::drv::test
