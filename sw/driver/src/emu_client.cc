@@ -149,37 +149,18 @@ class EmuClient : public Backend {
   }
 
   Status kv_append(uint32_t stream, const uint16_t* tm, uint64_t tokens, CallStats* st) override {
-    auto per = kv_token_words(stream);
-    if (!per.ok()) return per.status();
-    std::lock_guard<std::mutex> lock(mu_);
-    const uint64_t step = std::max<uint64_t>(1, data_len_ / (2 * per.value()));
-    for (uint64_t done = 0; done < tokens;) {
-      const uint64_t n = std::min(step, tokens - done);
-      std::memcpy(data_, tm + done * per.value(), 2 * n * per.value());
-      Frame f;
-      NDP_RETURN_IF_ERROR(checked(Op::kKvAppend, Packer().u64(stream).u64(n), f));
-      Unpacker u(f.payload);
-      if (st) st->add(u.stats());
-      done += n;
-    }
-    return Status::Ok();
+    return kv_pieces(stream, tokens, st, [&](uint64_t done, uint64_t n, uint64_t per, Frame& f) {
+      std::memcpy(data_, tm + done * per, 2 * n * per);
+      return checked(Op::kKvAppend, Packer().u64(stream).u64(n), f);
+    });
   }
 
   Status kv_read(uint32_t stream, uint64_t first, uint64_t tokens, uint16_t* out, CallStats* st) override {
-    auto per = kv_token_words(stream);
-    if (!per.ok()) return per.status();
-    std::lock_guard<std::mutex> lock(mu_);
-    const uint64_t step = std::max<uint64_t>(1, data_len_ / (2 * per.value()));
-    for (uint64_t done = 0; done < tokens;) {
-      const uint64_t n = std::min(step, tokens - done);
-      Frame f;
+    return kv_pieces(stream, tokens, st, [&](uint64_t done, uint64_t n, uint64_t per, Frame& f) {
       NDP_RETURN_IF_ERROR(checked(Op::kKvRead, Packer().u64(stream).u64(first + done).u64(n), f));
-      Unpacker u(f.payload);
-      if (st) st->add(u.stats());
-      std::memcpy(out + done * per.value(), data_, 2 * n * per.value());
-      done += n;
-    }
-    return Status::Ok();
+      std::memcpy(out + done * per, data_, 2 * n * per);
+      return Status::Ok();
+    });
   }
 
   Result<uint64_t> kv_tokens(uint32_t stream) override {
@@ -258,6 +239,23 @@ class EmuClient : public Backend {
   Status call(Op op, const Packer& p, Frame& f, int pass_fd = -1) {
     std::lock_guard<std::mutex> lock(mu_);
     return checked(op, p, f, pass_fd);
+  }
+  // KV tokens in pieces that fit the shared buffer: step(done, n, words per token, reply) per piece.
+  template <class Step>
+  Status kv_pieces(uint32_t stream, uint64_t tokens, CallStats* st, Step step) {
+    auto per = kv_token_words(stream);
+    if (!per.ok()) return per.status();
+    std::lock_guard<std::mutex> lock(mu_);
+    const uint64_t most = std::max<uint64_t>(1, data_len_ / (2 * per.value()));
+    for (uint64_t done = 0; done < tokens;) {
+      const uint64_t n = std::min(most, tokens - done);
+      Frame f;
+      NDP_RETURN_IF_ERROR(step(done, n, per.value(), f));
+      Unpacker u(f.payload);
+      if (st) st->add(u.stats());
+      done += n;
+    }
+    return Status::Ok();
   }
   Result<uint64_t> kv_token_words(uint32_t stream) {
     std::lock_guard<std::mutex> lock(mu_);
