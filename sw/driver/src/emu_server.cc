@@ -222,6 +222,55 @@ Result<int> listen_on(const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+struct Worker {
+  std::thread t;
+  std::shared_ptr<std::atomic<bool>> done;
+};
+
+// A client thread for a connection just accepted.
+void admit(Node& n, int c, bool log, std::list<Worker>& threads) {
+  n.clients++;
+  {
+    std::lock_guard<std::mutex> lock(n.mu);
+    n.socks.insert(c);
+  }
+  if (log) std::fprintf(stderr, "ndp emu node: client connected\n");
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  threads.push_back({std::thread([&n, c, done] {
+                       serve(n, c);
+                       *done = true;
+                     }),
+                     done});
+}
+
+// Accept clients until a shutdown request, a signal or the idle exit; reap finished threads.
+void accept_loop(Node& n, int lfd, const EmuNodeOptions& o, std::list<Worker>& threads) {
+  auto idle_since = std::chrono::steady_clock::now();
+  while (!n.stop && !g_signal) {
+    struct pollfd p = {lfd, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) {
+      const int c = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
+      if (c >= 0) admit(n, c, o.log, threads);
+    }
+    for (auto it = threads.begin(); it != threads.end();) {
+      if (*it->done) {
+        it->t.join();
+        it = threads.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (n.clients > 0) idle_since = std::chrono::steady_clock::now();
+    if (o.exit_when_idle &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - idle_since).count() > o.idle_seconds)
+      break;
+  }
+}
+
+}  // namespace
+
 Status run_emu_node(const EmuNodeOptions& o, const std::function<void()>& ready) {
   const std::string name = o.socket.empty() ? default_socket() : o.socket;
   Node n;
@@ -237,43 +286,8 @@ Status run_emu_node(const EmuNodeOptions& o, const std::function<void()>& ready)
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   if (ready) ready();
-  struct Worker {
-    std::thread t;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
   std::list<Worker> threads;
-  auto idle_since = std::chrono::steady_clock::now();
-  while (!n.stop && !g_signal) {
-    struct pollfd p = {lfd.value(), POLLIN, 0};
-    const int pr = poll(&p, 1, 100);
-    if (pr > 0 && (p.revents & POLLIN)) {
-      const int c = accept4(lfd.value(), nullptr, nullptr, SOCK_CLOEXEC);
-      if (c >= 0) {
-        n.clients++;
-        std::lock_guard<std::mutex> lock(n.mu);
-        n.socks.insert(c);
-        if (o.log) std::fprintf(stderr, "ndp emu node: client connected\n");
-        auto done = std::make_shared<std::atomic<bool>>(false);
-        threads.push_back({std::thread([&n, c, done] {
-                             serve(n, c);
-                             *done = true;
-                           }),
-                           done});
-      }
-    }
-    for (auto it = threads.begin(); it != threads.end();) {  // reap the threads of clients that left
-      if (*it->done) {
-        it->t.join();
-        it = threads.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    if (n.clients > 0) idle_since = std::chrono::steady_clock::now();
-    if (o.exit_when_idle &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - idle_since).count() > o.idle_seconds)
-      break;
-  }
+  accept_loop(n, lfd.value(), o, threads);
   close(lfd.value());
   if (name[0] != '@') unlink(name.c_str());
   n.stop = true;
