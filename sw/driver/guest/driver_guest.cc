@@ -5,8 +5,11 @@
 //   ndp_driver_guest_test numa NODE [IMAGE...]
 // Loads a built-in synthetic image (every dtype and layout, partial chunks) and each IMAGE into that
 // memory, reads every region and guard count of every tensor and compares it with the golden reader
-// over the host copy, maps a region, and round-trips a KV stream. Prints NDPDRV CHECK lines and a
+// over the host copy, maps a region (numa: with its pages on DRAM node 0, placed by sw/runtime, while
+// the image is on the CXL node), and round-trips a KV stream. Prints NDPDRV CHECK lines and a
 // final "NDPDRV PASS ..." or "NDPDRV FAIL ..."; exit status 0 only on PASS.
+#include <numaif.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -77,7 +80,20 @@ long check_image(drv::Device& dev, const std::vector<uint8_t>& bytes, const std:
   return n;
 }
 
-bool check_map_and_kv(drv::Device& dev, const std::vector<uint8_t>& bytes) {
+// Every page of the mapping on `node` (move_pages), when node >= 0.
+bool pages_on(const uint8_t* p, uint64_t len, int node) {
+  if (node < 0) return true;
+  std::vector<void*> pages;
+  for (uint64_t at = 0; at < len; at += 4096) pages.push_back(const_cast<uint8_t*>(p) + at);
+  std::vector<int> where(pages.size(), -1);
+  if (move_pages(0, pages.size(), pages.data(), nullptr, where.data(), 0) != 0) return false;
+  for (int w : where)
+    if (w != node) return std::printf("NDPDRV FAIL a mapped page is on node %d, not %d\n", w, node), false;
+  std::printf("NDPDRV CHECK the %zu mapped pages are on host node %d\n", pages.size(), node);
+  return true;
+}
+
+bool check_map_and_kv(drv::Device& dev, const std::vector<uint8_t>& bytes, int host_node) {
   auto id = dev.load(bytes.data(), bytes.size());
   auto gold = ImageReader::open_bytes(bytes);
   if (!id.ok() || !gold.ok()) return false;
@@ -87,6 +103,7 @@ bool check_map_and_kv(drv::Device& dev, const std::vector<uint8_t>& bytes) {
   auto m = dev.map(id.value(), 0, r, 0, want.size());
   if (!m.ok()) return std::printf("NDPDRV FAIL map: %s\n", m.status().message().c_str()), false;
   if (std::memcmp(m.value()->data(), want.data(), want.size()) != 0) return std::printf("NDPDRV FAIL map bytes\n"), false;
+  if (!pages_on(m.value()->data(), want.size(), host_node)) return false;
   std::vector<uint16_t> in(70 * 64), out(in.size());
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint16_t>(0x3C00 + (i * 2654435761u >> 20) % 700);
   auto kv = dev.kv_create(DType::kBF16, {32, 64, 1});
@@ -106,8 +123,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string uri = std::string(argv[1]) == "dax" ? std::string("dax:") + argv[2] : std::string("dax:numa:") + argv[2];
+  const bool numa = std::string(argv[1]) == "numa";
   drv::OpenOptions o;
   o.dram_bytes = uint64_t{64} << 20;  // dax:numa: memory placed on the node
+  o.host_node = numa ? 0 : -1;        // host-side buffers (mapped regions) on the DRAM node
   auto dev = drv::Device::open(uri, o);
   if (!dev.ok()) return std::printf("NDPDRV FAIL open %s: %s\n", uri.c_str(), dev.status().message().c_str()), 1;
   std::printf("NDPDRV CHECK opened %s (%llu bytes)\n", dev.value()->backend_name().c_str(),
@@ -120,7 +139,7 @@ int main(int argc, char** argv) {
     const long n = check_image(*dev.value(), bytes, argv[i]);
     total = n < 0 ? -1 : total + n;
   }
-  if (total < 0 || !check_map_and_kv(*dev.value(), synth)) return 1;
+  if (total < 0 || !check_map_and_kv(*dev.value(), synth, o.host_node)) return 1;
   std::printf("NDPDRV PASS %s: %ld regions bit-exact\n", uri.c_str(), total);
   return 0;
 }

@@ -24,6 +24,7 @@ Result<std::unique_ptr<Device>> Device::open(std::string_view uri, const OpenOpt
   if (!b.ok()) return b.status();
   std::unique_ptr<Device> d(new Device());
   d->impl_->be = std::move(b.value());
+  d->impl_->opts = o;
   d->uri_ = std::string(uri);
   return d;
 }

@@ -15,6 +15,7 @@ namespace ndp::drv {
 
 struct Device::Impl {
   std::unique_ptr<Backend> be;
+  OpenOptions opts;
   mutable std::mutex mu;  // images, mapped, totals
   std::map<uint32_t, std::vector<TensorInfo>> images;
   std::multiset<uint32_t> mapped;  // images with live mappings

@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "device_impl.h"
+#include "ndp/runtime/runtime.h"
 
 namespace ndp::drv {
 
@@ -46,12 +48,19 @@ struct Mapping::Impl {
   std::mutex mu;
   Status first_error;
 
+  std::optional<rt::Allocation> placed;  // the range, when placed on a host node by sw/runtime
+
   ~Impl() {
     if (th.joinable()) {
       const uint64_t one = 1;
       (void)!write(stop, &one, sizeof one);
       th.join();
     }
+    if (uffd >= 0 && base) {  // before the runtime's munmap
+      struct uffdio_range rg = {reinterpret_cast<uint64_t>(base), RangeUp(length, unit)};
+      ioctl(uffd, UFFDIO_UNREGISTER, &rg);
+    }
+    placed.reset();
     if (raw) munmap(raw, raw_len);
     if (uffd >= 0) close(uffd);
     if (stop >= 0) close(stop);
@@ -123,7 +132,21 @@ struct Mapping::Impl {
     std::free(buf);
   }
 
-  Status start() {
+  // The range: unit-aligned, read-only, not yet faulted in; bound to host_node when given.
+  Status reserve(int host_node) {
+    if (host_node >= 0) {
+      auto topo = rt::discover_sysfs();
+      if (!topo.ok()) return topo.status();
+      rt::AllocOptions ao;
+      ao.populate = false;
+      ao.align = unit;
+      auto a = rt::Runtime(std::move(topo.value())).allocate(RangeUp(length, unit), rt::Placement::on_node(host_node), ao);
+      if (!a.ok()) return Status::Error("map: " + a.status().message());
+      placed.emplace(std::move(a.value()));
+      base = static_cast<uint8_t*>(placed->data());
+      if (mprotect(base, RangeUp(length, unit), PROT_READ) != 0) return Status::Error(errno_text("map: mprotect"));
+      return Status::Ok();
+    }
     raw_len = RangeUp(length, unit) + unit;
     raw = mmap(nullptr, raw_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED) {
@@ -131,6 +154,11 @@ struct Mapping::Impl {
       return Status::Error(errno_text("map: mmap"));
     }
     base = reinterpret_cast<uint8_t*>(RangeUp(reinterpret_cast<uint64_t>(raw), unit));
+    return Status::Ok();
+  }
+
+  Status start(int host_node) {
+    NDP_RETURN_IF_ERROR(reserve(host_node));
     uffd = static_cast<int>(syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK));
     if (uffd < 0)
       return Status::Error(errno_text("map: userfaultfd unavailable (needs root or vm.unprivileged_userfaultfd=1)"));
@@ -173,7 +201,7 @@ Result<std::unique_ptr<Mapping>> Device::map(uint32_t image, size_t tensor, cons
   mi.unit = fault_bytes;
   mi.total = region_output_bytes(r, ti.dtype, ti.elems);
   mi.rc = ti.kind == TensorKind::kWeight ? region_output_bytes(r, ti.dtype, ti.chunk_elems) : mi.total;
-  NDP_RETURN_IF_ERROR(mi.start());
+  NDP_RETURN_IF_ERROR(mi.start(impl_->opts.host_node));
   m->addr_ = mi.base;
   m->length_ = length;
   m->unit_ = fault_bytes;

@@ -1,6 +1,9 @@
 // Mapped regions: loads fault in region bytes equal to the golden region, one fault per touched unit
 // (4 KiB or 2 MiB), bytes past the mapped length read zero, several threads fault concurrently, a
 // page that needs a corrupt block reads zero and reports the error while the others are intact.
+#include <numaif.h>
+
+#include <algorithm>
 #include <thread>
 
 #include "driver_test_util.h"
@@ -100,6 +103,43 @@ TEST(DriverMap, CorruptPageReadsZeroAndReports) {
     EXPECT_NE(m.value()->status().message().find("chunk 3"), std::string::npos) << m.value()->status().message();
     EXPECT_EQ(std::memcmp(p + 4 * 8192, want.data() + 4 * 8192, want.size() - 4 * 8192), 0) << "later chunks";
   }
+}
+
+}  // namespace
+}  // namespace ndp::drv::test
+
+namespace ndp::drv::test {
+namespace {
+
+// OpenOptions::host_node: the mapping's pages are placed on that node by sw/runtime (checked with
+// move_pages on every page after the scan); a node that does not exist is an error.
+TEST(DriverMap, HostNodePlacement) {
+  const std::vector<uint8_t> img = bf16_image();
+  auto gold = ImageReader::open_bytes(img);
+  ASSERT_TRUE(gold.ok());
+  std::vector<uint8_t> want;
+  ASSERT_TRUE(gold.value()->read_region(0, Region{}, want).ok());
+  DaxFile dax;
+  OpenOptions o;
+  o.host_node = 0;
+  for (const std::string& uri : {std::string("emu:inproc"), dax.uri()}) {
+    auto dev = open_ok(uri, o);
+    ASSERT_TRUE(dev);
+    const uint32_t id = load_ok(*dev, img);
+    auto m = dev->map(id, 0, Region{}, 0, want.size());
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    EXPECT_EQ(std::memcmp(m.value()->data(), want.data(), want.size()), 0);
+    std::vector<void*> pages;
+    for (uint64_t at = 0; at < want.size(); at += 4096) pages.push_back(const_cast<uint8_t*>(m.value()->data()) + at);
+    std::vector<int> node(pages.size(), -1);
+    ASSERT_EQ(move_pages(0, pages.size(), pages.data(), nullptr, node.data(), 0), 0);
+    EXPECT_EQ(std::count(node.begin(), node.end(), 0), static_cast<long>(pages.size())) << uri;
+  }
+  o.host_node = 999;
+  auto dev = open_ok("emu:inproc", o);
+  ASSERT_TRUE(dev);
+  const uint32_t id = load_ok(*dev, img);
+  EXPECT_FALSE(dev->map(id, 0, Region{}, 0, 4096).ok());
 }
 
 }  // namespace

@@ -54,6 +54,8 @@ struct OpenOptions {
   uint64_t dram_bytes = uint64_t{1} << 30;  // emu: device DRAM of an in-process or auto-started node
   uint32_t chunk_buffers = 2;               // emu: decoded-chunk buffers of the device model
   bool spawn = true;                        // emu (default socket): start a node when none listens
+  int host_node = -1;  // NUMA node of host-side buffers (mapped regions), placed with sw/runtime; -1: the
+                       // kernel's default (the fault handler's local node)
 };
 
 class Backend;
@@ -110,7 +112,8 @@ class Device {
   // that unit's region bytes, read from the device, so only the planes of the region are fetched;
   // the mapping keeps the last two chunks it read, so a scan reads each chunk once; bytes past the
   // mapped length read zero. Errors: offset not a multiple of 4 KiB (unaligned map), a range
-  // beyond the region bytes (map beyond a tensor), length 0, userfaultfd unavailable.
+  // beyond the region bytes (map beyond a tensor), length 0, userfaultfd unavailable, a host_node
+  // (OpenOptions) the runtime cannot place on.
   Result<std::unique_ptr<Mapping>> map(uint32_t image, size_t tensor, const Region& r, uint64_t offset,
                                        uint64_t length, uint64_t fault_bytes = 4096);
 
