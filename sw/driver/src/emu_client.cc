@@ -100,7 +100,7 @@ class EmuClient : public Backend {
   std::string name() const override { return name_; }
 
   Result<uint32_t> load(const uint8_t* image, size_t bytes) override {
-    const int fd = memfd_create("ndp-image", MFD_CLOEXEC);
+    const int fd = memfd_create("ndp-image", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return Status::Error(std::string("memfd_create: ") + std::strerror(errno));
     Status s = fill(fd, image, bytes);
     Frame f;
@@ -192,10 +192,10 @@ class EmuClient : public Backend {
   EmuClient() = default;
 
   Status hello() {
-    const int fd = memfd_create("ndp-data", MFD_CLOEXEC);
+    const int fd = memfd_create("ndp-data", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return Status::Error(std::string("memfd_create: ") + std::strerror(errno));
     data_len_ = kDataBuffer;
-    void* p = ftruncate(fd, static_cast<off_t>(data_len_)) == 0
+    void* p = ftruncate(fd, static_cast<off_t>(data_len_)) == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) == 0
                   ? mmap(nullptr, data_len_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                   : MAP_FAILED;
     if (p == MAP_FAILED) {
@@ -212,6 +212,7 @@ class EmuClient : public Backend {
     return Status::Ok();
   }
 
+  // The image in a sealed memfd: the node maps it knowing that it can neither shrink nor change.
   static Status fill(int fd, const uint8_t* data, size_t n) {
     if (ftruncate(fd, static_cast<off_t>(n)) != 0) return Status::Error(std::string("ftruncate: ") + std::strerror(errno));
     for (size_t done = 0; done < n;) {
@@ -219,6 +220,8 @@ class EmuClient : public Backend {
       if (w <= 0) return Status::Error(std::string("writing the image to shared memory: ") + std::strerror(errno));
       done += static_cast<size_t>(w);
     }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+      return Status::Error(std::string("sealing the image memfd: ") + std::strerror(errno));
     return Status::Ok();
   }
 

@@ -1,5 +1,6 @@
 // The emulated node daemon: accept loop, one thread per client, requests executed on the shared
 // PortBackend (which serialises device access, as one device answers one request at a time).
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -55,11 +56,19 @@ struct Node {
 Status reply_ok(int sock, const Packer& p = Packer()) { return send_frame(sock, 0, p.bytes()); }
 Status reply_err(int sock, const std::string& msg) { return send_frame(sock, 1, Packer().str(msg).bytes()); }
 
-// Map a client's shared buffer (HELLO) or image (LOAD); nullptr and msg on failure.
+// Map a client's shared buffer (HELLO) or image (LOAD); nullptr and msg on failure. The memfd must
+// be sealed against shrinking (and, for an image, against writes), so that a client cannot make the
+// node fault on memory it took away or change an image while it is being stored.
 uint8_t* map_fd(int fd, uint64_t bytes, bool writable, std::string* msg) {
   struct stat sb;
   if (fd < 0 || fstat(fd, &sb) != 0 || static_cast<uint64_t>(sb.st_size) < bytes || bytes == 0) {
     *msg = "shared memory of " + std::to_string(bytes) + " bytes missing";
+    return nullptr;
+  }
+  const int need = F_SEAL_SHRINK | (writable ? 0 : F_SEAL_WRITE);
+  const int seals = fcntl(fd, F_GET_SEALS);
+  if (seals < 0 || (seals & need) != need) {
+    *msg = "shared memory not sealed against shrinking" + std::string(writable ? "" : " and writes");
     return nullptr;
   }
   void* p = mmap(nullptr, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);

@@ -315,21 +315,31 @@ Status PortBackend::read(uint32_t image, uint32_t tensor, const Region& r, uint6
   const uint8_t window = region_window(f.value(), r.guard);
   const uint64_t first = offset & ~uint64_t{63}, last = RangeAlloc::align_up(offset + bytes, 64);
   auto c0 = csr_read(*m.port, kCsrCntDramRdBytes), b0 = csr_read(*m.port, kCsrCntBlocks);
-  std::vector<uint8_t> buf(last - first);
+  std::vector<uint8_t> buf;
   std::vector<Resp> resp;
-  NDP_RETURN_IF_ERROR(m.read_lines(window, rec.base[tensor] + first, buf.size(), buf.data(), resp));
+  Status s;
+  uint64_t bad_line = 0, errors = 0;
+  Resp bad_resp = Resp::kOkay;
+  for (uint64_t at = first; at < last && s.ok(); at += kReadPiece) {  // bounded memory: one piece at a time
+    buf.resize(std::min(kReadPiece, last - at));
+    s = m.read_lines(window, rec.base[tensor] + at, buf.size(), buf.data(), resp);
+    for (size_t i = 0; i < resp.size(); ++i)
+      if (resp[i] != Resp::kOkay && errors++ == 0) {
+        bad_line = rec.base[tensor] + at + kBeatBytes * i;
+        bad_resp = resp[i];
+      }
+    const uint64_t lo = std::max(at, offset), hi = std::min(at + buf.size(), offset + bytes);
+    if (s.ok() && !errors) std::memcpy(out + (lo - offset), buf.data() + (lo - at), hi - lo);
+  }
   auto c1 = csr_read(*m.port, kCsrCntDramRdBytes), b1 = csr_read(*m.port, kCsrCntBlocks);
-  const auto bad = std::find_if(resp.begin(), resp.end(), [](Resp x) { return x != Resp::kOkay; });
   if (st) {
-    st->link_bytes += buf.size();
+    st->link_bytes += last - first;
     if (c0.ok() && c1.ok()) st->device_bytes += c1.value() - c0.value();
     if (b0.ok() && b1.ok()) st->blocks += b1.value() - b0.value();
-    st->errors += static_cast<uint64_t>(std::count_if(resp.begin(), resp.end(), [](Resp x) { return x != Resp::kOkay; }));
+    st->errors += errors;
   }
-  if (bad != resp.end())
-    return m.explain(window, rec.base[tensor] + first + kBeatBytes * static_cast<uint64_t>(bad - resp.begin()), *bad,
-                     rec, tensor);
-  std::memcpy(out, buf.data() + (offset - first), bytes);
+  if (!s.ok()) return s;
+  if (errors) return m.explain(window, bad_line, bad_resp, rec, tensor);
   return Status::Ok();
 }
 

@@ -130,3 +130,79 @@ TEST(DriverNode, DefaultSocketStartsANode) {
 
 }  // namespace
 }  // namespace ndp::drv::test
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "../src/emu_proto.h"
+
+namespace ndp::drv::test {
+namespace {
+
+int raw_connect(const std::string& name) {
+  struct sockaddr_un a;
+  std::string err;
+  const socklen_t len = emu::make_address(name, &a, &err);
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  EXPECT_EQ(connect(fd, reinterpret_cast<struct sockaddr*>(&a), len), 0);
+  return fd;
+}
+
+// Clients that break the protocol: an unsealed data buffer or image memfd is refused with an error
+// reply, a frame with a bad magic or a request before HELLO closes that connection only, a READ of
+// another client's image is refused by the node; the node keeps serving a well-behaved client.
+TEST(DriverNode, MalformedClientsDoNotHurtTheNode) {
+  NodeProcess node;
+  const std::vector<uint8_t> img = bf16_image();
+  auto good = open_ok(node.uri());
+  ASSERT_TRUE(good);
+  const uint32_t id = load_ok(*good, img);
+  emu::Frame f;
+  {  // unsealed data buffer
+    const int s = raw_connect(node.socket), m = memfd_create("x", 0);
+    ASSERT_EQ(ftruncate(m, 1 << 20), 0);
+    ASSERT_TRUE(emu::send_frame(s, static_cast<uint32_t>(emu::Op::kHello), emu::Packer().u64(emu::kVersion).u64(1 << 20).bytes(), m).ok());
+    ASSERT_TRUE(emu::recv_frame(s, f).ok());
+    EXPECT_EQ(f.op_or_status, 1u);
+    emu::Unpacker u(f.payload);
+    EXPECT_NE(u.str().find("not sealed"), std::string::npos);
+    close(m);
+    close(s);
+  }
+  {  // a READ before HELLO, then garbage: the node drops the connection
+    const int s = raw_connect(node.socket);
+    ASSERT_TRUE(emu::send_frame(s, static_cast<uint32_t>(emu::Op::kRead), emu::Packer().u64(id).bytes()).ok());
+    EXPECT_FALSE(emu::recv_frame(s, f).ok());
+    close(s);
+    const int g = raw_connect(node.socket);
+    const uint8_t junk[32] = {1, 2, 3};
+    EXPECT_EQ(write(g, junk, sizeof junk), 32);
+    EXPECT_FALSE(emu::recv_frame(g, f).ok());
+    close(g);
+  }
+  {  // a client that asks the node itself for the other client's image
+    const int s = raw_connect(node.socket), m = memfd_create("x", MFD_ALLOW_SEALING);
+    ASSERT_EQ(ftruncate(m, 1 << 20), 0);
+    ASSERT_EQ(fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+    ASSERT_TRUE(emu::send_frame(s, static_cast<uint32_t>(emu::Op::kHello), emu::Packer().u64(emu::kVersion).u64(1 << 20).bytes(), m).ok());
+    ASSERT_TRUE(emu::recv_frame(s, f).ok());
+    EXPECT_EQ(f.op_or_status, 0u);
+    emu::Packer rd;
+    rd.u64(id).u64(0).u64(0).u64(0).u64(0).u64(0).u64(64);
+    ASSERT_TRUE(emu::send_frame(s, static_cast<uint32_t>(emu::Op::kRead), rd.bytes()).ok());
+    ASSERT_TRUE(emu::recv_frame(s, f).ok());
+    EXPECT_EQ(f.op_or_status, 1u);
+    emu::Unpacker u(f.payload);
+    EXPECT_NE(u.str().find("loaded by this client"), std::string::npos);
+    close(m);
+    close(s);
+  }
+  std::vector<uint8_t> out, want;
+  ASSERT_TRUE(good->read_region(id, 0, Region{}, out).ok());
+  ASSERT_TRUE(ImageReader::open_bytes(img).value()->read_region(0, Region{}, want).ok());
+  EXPECT_EQ(out, want);
+}
+
+}  // namespace
+}  // namespace ndp::drv::test
