@@ -60,7 +60,7 @@ std::shared_ptr<const Tables> build(const Region& r, DType src) {
   tb->sign_bit = static_cast<uint8_t>(convert_mx_element(r, src, 0x8000 | 127u << 7, 0) ^
                                       convert_mx_element(r, src, 127u << 7, 0));
   const int rows = tb->emax_elem - kDLo + 1;
-  tb->mx_lut.resize(static_cast<size_t>(rows) << tb->t);
+  tb->mx_lut.assign((static_cast<size_t>(rows) << tb->t) + 3, 0);  // + 3: 4-byte gathers of the last entry
   for (int d = kDLo; d <= tb->emax_elem; ++d)
     for (uint32_t m = 0; m < (1u << tb->t); ++m)
       tb->mx_lut[(static_cast<size_t>(d - kDLo) << tb->t) | m] =
@@ -161,17 +161,64 @@ int mx_shared(const Tables& tb, const uint16_t* v, int count) {
   return any ? std::clamp(emax - tb.emax_elem, -127, 127) : -127;
 }
 
+// One MX group of 32 bf16 words with AVX-512 (two halves of 16 lanes): scale byte and codes to out.
+// False, with nothing written, for a group holding NaN/Inf or subnormals (the scalar path does it).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+__attribute__((target("avx512f,avx512bw"))) bool mx_group_avx512(const Tables& tb, const uint16_t* w, uint8_t* out) {
+  const __m512i vmask = _mm512_set1_epi32(static_cast<int>(0xFFFFu << tb.drop & 0xFFFF));
+  __m512i x[2], e[2];
+  __mmask16 bad = 0;
+  uint32_t emax = 0;
+  for (int h = 0; h < 2; ++h) {
+    x[h] = _mm512_and_si512(_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 * h))), vmask);
+    e[h] = _mm512_and_si512(_mm512_srli_epi32(x[h], 7), _mm512_set1_epi32(0xFF));
+    const __m512i man = _mm512_and_si512(x[h], _mm512_set1_epi32(0x7F));
+    bad |= _mm512_cmpeq_epi32_mask(e[h], _mm512_set1_epi32(0xFF)) |
+           (_mm512_cmpeq_epi32_mask(e[h], _mm512_setzero_si512()) & _mm512_test_epi32_mask(man, man));
+    emax = std::max(emax, _mm512_reduce_max_epu32(e[h]));
+  }
+  if (bad) return false;
+  const int shared = emax ? std::clamp(static_cast<int>(emax) - 127 - tb.emax_elem, -127, 127) : -127;
+  *out++ = static_cast<uint8_t>(shared + 127);
+  const __m512i base = _mm512_set1_epi32(127 + shared), dlo = _mm512_set1_epi32(kDLo);
+  const __m128i t = _mm_cvtsi32_si128(tb.t), drop = _mm_cvtsi32_si128(tb.drop);
+  for (int h = 0; h < 2; ++h) {
+    const __m512i d = _mm512_max_epi32(_mm512_sub_epi32(e[h], base), dlo);
+    const __m512i idx = _mm512_or_si512(_mm512_sll_epi32(_mm512_sub_epi32(d, dlo), t),
+                                        _mm512_srl_epi32(_mm512_and_si512(x[h], _mm512_set1_epi32(0x7F)), drop));
+    __m512i code = _mm512_and_si512(_mm512_i32gather_epi32(idx, tb.mx_lut.data(), 1), _mm512_set1_epi32(0xFF));
+    code = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(e[h], e[h]), code);  // zeros: magnitude 0
+    code = _mm512_mask_or_epi32(code, _mm512_test_epi32_mask(x[h], _mm512_set1_epi32(0x8000)), code,
+                                _mm512_set1_epi32(tb.sign_bit));
+    if (tb.code_bits == 8) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * h), _mm512_cvtepi32_epi8(code));
+    } else {  // 4: element 2i in the low nibble, 2i + 1 in the high one
+      const __m512i pair = _mm512_or_si512(code, _mm512_srli_epi64(code, 28));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 8 * h), _mm512_cvtepi64_epi8(pair));
+    }
+  }
+  return true;
+}
+#pragma GCC diagnostic pop
+
 void convert_mx(const Tables& tb, const Region& r, const uint16_t* w, uint64_t n, uint8_t* out) {
   const uint16_t vmask = static_cast<uint16_t>(0xFFFFu << tb.drop);
   const uint8_t* lut = tb.mx_lut.data();
   const int t = tb.t, drop = tb.drop;
   const uint16_t sb = tb.sign_bit;
+  const bool simd = have_avx512();
   uint16_t v[32], codes[32];
   for (uint64_t g = 0; g < n; g += 32) {
     const int count = static_cast<int>(std::min<uint64_t>(32, n - g));
+    const uint64_t bytes = (static_cast<uint64_t>(count) * tb.code_bits + 7) / 8;
+    if (simd && count == 32 && mx_group_avx512(tb, w + g, out)) {
+      out += 1 + bytes;
+      continue;
+    }
     for (int i = 0; i < count; ++i) v[i] = w[g + i] & vmask;
     const int shared = mx_shared(tb, v, count);
-    const uint64_t bytes = (static_cast<uint64_t>(count) * tb.code_bits + 7) / 8;
     if (shared == INT_MIN) {
       *out++ = 0xFF;
       std::memset(out, 0, bytes);
