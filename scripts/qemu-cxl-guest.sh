@@ -23,6 +23,15 @@ step ndctl create-namespace -m devdax -r "$region" -a 2M || { echo "NDPGUEST FAI
 dax=$(ls /dev/dax* 2>/dev/null | head -1)
 [ -n "$dax" ] || { echo "NDPGUEST FAIL no /dev/dax device"; exit 1; }
 /ndp_runtime_guest_test --dax-only "$dax" || { echo "NDPGUEST FAIL devdax check"; exit 1; }
+# libndp's dax backend (present when scripts/qemu-driver-dax-test.sh added it): images in the devdax memory.
+images=$(ls /images/*.ndpi 2>/dev/null || true)
+if [ -x /ndp_driver_guest_test ]; then
+  /ndp_driver_guest_test dax "$dax" $images || { echo "NDPGUEST FAIL libndp on devdax"; exit 1; }
+fi
 step daxctl reconfigure-device --mode=system-ram "$(basename "$dax")" || { echo "NDPGUEST FAIL daxctl system-ram"; exit 1; }
 for n in /sys/devices/system/node/node*; do echo "NDPCXL $(basename $n) cpus=[$(cat $n/cpulist)] $(grep MemTotal $n/meminfo)"; done
 /ndp_runtime_guest_test --mib 16
+# ... and on the same memory as a CPU-less NUMA node (dax:numa:1, placed with sw/runtime).
+if [ -x /ndp_driver_guest_test ]; then
+  /ndp_driver_guest_test numa 1 $images || echo "NDPGUEST FAIL libndp on the CPU-less node"
+fi

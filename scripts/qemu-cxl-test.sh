@@ -6,17 +6,22 @@
 # (scripts/qemu-cxl-guest.sh) `cxl`, `ndctl` and `daxctl` bring the memory up as a devdax device,
 # then as a CPU-less NUMA node, and the runtime checks run against it.
 #   scripts/qemu-cxl-test.sh GUEST_BIN [--kernel debian|backports] [--log FILE] [--timeout SECONDS]
+#                            [--bin SRC:DST]... [--file SRC:DST]...
+# --bin adds a dynamically linked program and the libraries ldd lists, --file any file (the driver's
+# dax test, scripts/qemu-driver-dax-test.sh, adds its guest program and images this way).
 # Exit 0 pass, 1 fail, 77 skip (no qemu, no busybox/cpio/cxl/ndctl/daxctl, no kernel package).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:?usage: qemu-cxl-test.sh GUEST_BIN [options]}
 shift
-flavour=debian log="" tmo=420
+flavour=debian log="" tmo=420 extra_bins=() extra_files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --kernel) flavour=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
+    --bin) extra_bins+=("$2"); shift 2 ;;
+    --file) extra_files+=("$2"); shift 2 ;;
     *) echo "qemu-cxl-test: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -39,6 +44,11 @@ for tool in cxl ndctl daxctl; do
   files+=("$(command -v $tool):/usr/bin/$tool")
   while read -r lib; do files+=("$lib:/usr/lib/ndp/"); done < <(ldd "$(command -v $tool)" | awk '/=> \// {print $3}')
 done
+for spec in "${extra_bins[@]}"; do
+  files+=("$spec")
+  while read -r lib; do files+=("$lib:/usr/lib/ndp/"); done < <(ldd "${spec%%:*}" | awk '/=> \// {print $3}')
+done
+files+=("${extra_files[@]}")
 files+=("$(ldd "$(command -v cxl)" | awk '/ld-linux/ {print $1}'):/lib64/ld-linux-x86-64.so.2")
 while read -r ko; do
   rel=${ko#"$kdir"/}
@@ -73,7 +83,7 @@ timeout "$tmo" "$qemu" -machine q35,cxl=on -accel tcg,thread=multi -cpu max -smp
   -append "console=ttyS0 quiet panic=-1 memhp_default_state=offline" >"$log" 2>&1
 qrc=$?
 set -e
-tr -d '\r' < "$log" | grep -E '^(NDPGUEST|NDPCXL|NODE|CHECK|RESULT)' || true
+tr -d '\r' < "$log" | grep -E '^(NDPGUEST|NDPCXL|NDPDRV|NODE|CHECK|RESULT)' || true
 echo "qemu-cxl-test: kernel $kver, $(( $(date +%s) - start )) s, log $log"
 if [ $qrc -eq 124 ]; then echo "FAIL: guest timed out after $tmo s"; exit 1; fi
 if tr -d '\r' < "$log" | grep -q '^NDPGUEST FAIL'; then echo "FAIL"; exit 1; fi
