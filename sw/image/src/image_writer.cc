@@ -7,6 +7,7 @@
 #include <set>
 
 #include "image_format.h"
+#include "ndp/checked.h"
 #include "ndp/image.h"
 
 namespace ndp {
@@ -117,7 +118,7 @@ Status ImageWriter::add_tensor(const std::string& name, DType t, const std::vect
   ti.shape = shape;
   ti.elems = 1;
   for (uint64_t d : shape)
-    if (__builtin_mul_overflow(ti.elems, d, &ti.elems)) return Status::Error("tensor '" + name + "': shape overflows");
+    if (!mul_ok(ti.elems, d, &ti.elems)) return Status::Error("tensor '" + name + "': shape overflows");
   ti.chunk_elems = o.chunk_elems;
   ti.chunks = ti.elems == 0 || o.chunk_elems == 0 ? 0 : (ti.elems - 1) / o.chunk_elems + 1;
   if (bytes != dtype_bytes(t, ti.elems))
@@ -149,7 +150,7 @@ Status ImageWriter::add_kv_stream(const std::string& name, DType t, const KvGeom
   ti.kv = g;
   ti.shape = {tokens, g.heads, g.channels};
   const uint64_t per_token = uint64_t{g.channels} * g.heads;
-  ti.elems = tokens * per_token;
+  if (!product_ok({tokens, per_token}, &ti.elems)) return Status::Error("tensor '" + name + "': KV shape overflows");
   ti.chunk_elems = static_cast<uint32_t>(std::min<uint64_t>(per_token * g.window, UINT32_MAX));
   ti.chunks = g.window ? (tokens + g.window - 1) / g.window : 0;
   ti.last_window_tokens = static_cast<uint32_t>(tokens - (ti.chunks ? (ti.chunks - 1) * g.window : 0));

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ndp/checked.h"
 #include "ndp/model_reader.h"
 #include "ndp/status.h"
 
@@ -16,9 +17,9 @@ inline Status reader_error(const std::string& what, uint64_t off, const std::str
   return Status::Error(what + ": offset " + std::to_string(off) + ": " + msg);
 }
 
-// a*b and a+b into *r; false on uint64 overflow.
-inline bool mul_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_mul_overflow(a, b, r); }
-inline bool add_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_add_overflow(a, b, r); }
+// a*b and a+b into *r; false on uint64 overflow (ndp/checked.h).
+using ndp::add_ok;
+using ndp::mul_ok;
 
 // Element count of a shape; false on overflow.
 inline bool shape_elements(const std::vector<uint64_t>& shape, uint64_t* n) {

@@ -25,8 +25,9 @@ Result<std::string> read_text(const fs::path& p) {
 Result<Model> read_safetensors_dir(const fs::path& dir) {
   std::vector<fs::path> shards;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".safetensors") shards.push_back(e.path());
+  // increment(ec), not ++: a range-for throws filesystem_error when the listing fails mid-way.
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".safetensors") shards.push_back(it->path());
   if (ec) return Status::Error(dir.string() + ": " + ec.message());
   if (shards.empty()) return Status::Error(dir.string() + ": no .safetensors files in the directory");
   std::sort(shards.begin(), shards.end());
