@@ -18,9 +18,9 @@ Result<TensorOptions> tensor_options(const Args& a) {
   std::string codec = a.get("--codec", "auto");
   if (!codec_policy_from_name(codec.c_str(), &o.policy))
     return Status::Error("unknown --codec '" + codec + "' (auto, lz4, zstd or raw)");
-  auto block = a.get_int("--block", 4096);
-  if (!block) return Status::Error("bad --block");
-  if (*block < 8 || *block % 8 || *block > 65536)
+  auto block = a.int_opt("--block", 4096, 8, 65536);
+  if (!block.ok()) return block.status();
+  if (*block % 8)
     return Status::Error("--block must be a multiple of 8 in [8, 65536], got " + std::to_string(*block));
   o.chunk_elems = static_cast<uint32_t>(*block * 8);
   std::string layout = a.get("--layout", "expbyte");
@@ -86,9 +86,8 @@ int cmd_unpack(const Args& a) {
 int cmd_read(const Args& a) {
   if (!a.has("-o")) return fail(a, "missing -o FILE");
   if (!a.has("--region")) return fail(a, "missing --region FORMAT");
-  auto guard = a.get_int("--guard", 0);
+  auto guard = a.get_int("--guard", 0, 0, 2);
   if (!guard) return 1;
-  if (*guard < 0 || *guard > 2) return fail(a, "--guard must be 0, 1 or 2");
   auto img = open_image(a);
   if (!img.ok()) return fail(a, img.status().message());
   auto& r = *img.value();

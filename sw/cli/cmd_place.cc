@@ -109,8 +109,8 @@ int cmd_bench(const Args& a) {
   if (!t.ok()) return fail(a, t.status().message());
   auto nodes = allowed_memory_nodes();
   if (nodes.empty()) return fail(a, "no NUMA memory node available");
-  auto node = a.get_int("--node", nodes.front());
-  auto iters = a.get_int("--iters", 2000);
+  auto node = a.get_int("--node", nodes.front(), 0, INT32_MAX);
+  auto iters = a.get_int("--iters", 2000, 1, INT32_MAX);
   if (!node || !iters) return 1;
   Runtime rt(t.value());
   auto rows = measure_alloc_latency(rt, static_cast<int>(*node), {16 << 10, 1 << 20, 16 << 20}, static_cast<int>(*iters));
