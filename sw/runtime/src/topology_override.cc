@@ -34,10 +34,9 @@ Status parse_perf(const Json& o, const std::string& where, MemNode& n) {
                 {"read_lat_ns", &n.read_lat_ns},
                 {"write_lat_ns", &n.write_lat_ns}};
   for (auto& f : fields) {
-    auto v = detail::get_int(o, f.key, where);
+    auto v = detail::get_int(o, f.key, where, 0, INT64_MAX);
     if (!v.ok()) return v.status();
     if (!v.value()) continue;
-    if (*v.value() < 0) return Status::Error(where + "." + f.key + ": must be >= 0");
     *f.dst = static_cast<uint64_t>(*v.value());
     n.perf_source = "override";
   }
@@ -47,7 +46,7 @@ Status parse_perf(const Json& o, const std::string& where, MemNode& n) {
 Result<MemNode> parse_node(const Json& o, const std::string& where) {
   if (!o.is_object()) return Status::Error(where + ": expected an object");
   MemNode n;
-  auto id = detail::get_int(o, "id", where);
+  auto id = detail::get_int(o, "id", where, 0, 1 << 20);  // NUMA node ids are small non-negative ints
   if (!id.ok()) return id.status();
   if (!id.value()) return Status::Error(where + ": missing \"id\"");
   n.id = static_cast<int>(*id.value());

@@ -45,7 +45,16 @@ TEST(RtTopologyOverride, RejectsBadInput) {
       {R"({"nodes": [{"id": 0, "cpus": [0], "kind": "hbm", "total": "1G"}]})", "not dram"},
       {R"({"nodes": [{"id": 1, "cpus": [0], "total": "1G"}, {"id": 0, "total": "1G"}]})", "ascending"},
       {R"({"nodes": [{"id": 0, "cpus": "3-1", "total": "1G"}]})", "bad range"},
-      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_bw_mbps": -5}]})", ">= 0"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_bw_mbps": -5}]})", "out of range (0.."},
+      // Issue 15: a double outside int64 was cast (undefined behaviour; x86 gives INT64_MIN, which
+      // narrowed to node 0), and integers beyond int / int64 were narrowed or wrapped silently.
+      {R"({"nodes": [{"id": 1e19, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": -1e300, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 4294967296, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 18446744073709551615, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 0.5, "cpus": [0], "total": "1G"}]})", "expected an integer"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": 1.8446744073709552e19}]})", "size out of range"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_lat_ns": 9.3e18}]})", "out of range"},
       {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G"}], "distance": [[10, 20]]})", "not square"},
       {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G"}], "distance": [[10], [10]]})", "rows"},
   };
