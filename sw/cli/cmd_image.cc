@@ -36,7 +36,10 @@ int cmd_pack(const Args& a) {
   if (!m.ok()) return fail(a, m.status().message());
   auto to = tensor_options(a);
   if (!to.ok()) return fail(a, to.status().message());
+  auto max_bytes = a.get_int("--max-bytes", 0, 0, INT64_MAX);  // e.g. the device DRAM size; 0 = none
+  if (!max_bytes) return 1;
   ImageWriter w;
+  w.set_max_image_bytes(static_cast<uint64_t>(*max_bytes));
   uint64_t raw = 0;
   for (const auto& t : m->tensors) {
     Status s = w.add_tensor(t.name, t.dtype, t.shape, t.data.data(), t.data.size(), to.value());
@@ -143,7 +146,7 @@ int cmd_verify(const Args& a) {
 
 NDP_COMMAND("pack",
             "pack PATH -o IMAGE [--format F] [--as bf16] [--match REGEX] [--codec auto|lz4|zstd|raw] [--block BYTES] "
-            "[--layout expbyte|bitplane]",
+            "[--layout expbyte|bitplane] [--max-bytes N]",
             cmd_pack);
 NDP_COMMAND("unpack", "unpack IMAGE -o FILE [--raw]   (safetensors output unless --raw)", cmd_unpack, {"--raw"});
 NDP_COMMAND("read", "read IMAGE --region FORMAT [--guard G] [--tensor NAME] -o FILE", cmd_read);

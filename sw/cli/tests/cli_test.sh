@@ -73,6 +73,10 @@ grep -q "4294971392" "$T/err" && ok || bad "range error names the value: $(cat "
 expect_error "--block 2^32+4096 (pack)" "$NDP" pack "$T/demo.safetensors" --block 4294971392 -o "$T/x"
 expect_error "--guard 2^64" "$NDP" read "$T/demo.ndpi" --region e8m3 --guard 18446744073709551616 -o "$T/x"
 expect_error "--block -8" "$NDP" pack "$T/demo.safetensors" --block -8 -o "$T/x"
+expect_error "image over --max-bytes" "$NDP" pack "$T/demo.safetensors" --max-bytes 100000 -o "$T/x"
+grep -q "would exceed its limit of 100000 bytes" "$T/err" && ok || bad "--max-bytes message: $(cat "$T/err")"
+"$NDP" pack "$T/demo.safetensors" --max-bytes "$(stat -c %s "$T/demo.ndpi")" -o "$T/x" >/dev/null && ok ||
+  bad "pack with --max-bytes equal to the image size"
 if ldd "$NDP" 2>/dev/null | grep -q libasan || nm "$NDP" 2>/dev/null | grep -q __asan_init; then
   echo "SKIP bad_alloc check: sanitizer build (ulimit -v breaks ASan)"
 else

@@ -216,5 +216,60 @@ TEST(ImageRegion, IntegerTensorsFullOnly) {
   EXPECT_EQ(out, d);
 }
 
+// Issue 15: a tensor that failed half-way stayed in the writer's tables (with its chunk data), so a
+// later finish() described blocks that were never completed. A failed add now leaves the writer as
+// it was: here the image limit stops tensor "b" at its third chunk, and finish() must give exactly
+// the image of a writer that only ever saw "a".
+TEST(ImageWriterAtomic, FailedAddLeavesTheWriterAsItWas) {
+  const auto a = imgtest::weights(DType::kBF16, 3000, 11);
+  const auto b = imgtest::weights(DType::kFP32, 8192, 12);  // 8 chunks of 1024, hardly compressible
+  const TensorOptions to{1024};
+  ImageWriter only_a;
+  ASSERT_TRUE(only_a.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  const uint64_t a_bytes = only_a.image_bytes();
+  const auto expect = only_a.finish().value();
+
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  w.set_max_image_bytes(a_bytes + 2 * 4096 + 1000);  // room for about two chunks of "b"
+  Status st = w.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("tensor 'b' chunk 2: the image would exceed its limit"), std::string::npos)
+      << st.message();
+  EXPECT_EQ(w.image_bytes(), a_bytes);
+  ASSERT_EQ(w.stats().size(), 1u);
+  // A failed add of an existing name must not release it either.
+  EXPECT_FALSE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  EXPECT_FALSE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  auto img = w.finish();
+  ASSERT_TRUE(img.ok()) << img.status().message();
+  EXPECT_EQ(img.value(), expect);
+  auto r = ImageReader::open_bytes(img.value());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r.value()->verify().empty());
+
+  // Without the limit, the same add then succeeds and gives the two-tensor image.
+  ImageWriter w2, ab;
+  ASSERT_TRUE(w2.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  w2.set_max_image_bytes(a_bytes + 1);
+  ASSERT_FALSE(w2.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  w2.set_max_image_bytes(0);
+  ASSERT_TRUE(w2.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  ASSERT_TRUE(ab.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  ASSERT_TRUE(ab.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  EXPECT_EQ(w2.finish().value(), ab.finish().value());
+}
+
+// The limit is exact: an image of exactly max bytes is accepted.
+TEST(ImageWriterAtomic, LimitIsInclusive) {
+  const auto a = imgtest::weights(DType::kBF16, 3000, 11);
+  ImageWriter probe;
+  ASSERT_TRUE(probe.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), {1024}).ok());
+  ImageWriter w;
+  w.set_max_image_bytes(probe.image_bytes());
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), {1024}).ok());
+  EXPECT_EQ(w.finish().value().size(), probe.image_bytes());
+}
+
 }  // namespace
 }  // namespace ndp

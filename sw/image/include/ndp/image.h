@@ -88,6 +88,10 @@ class ImageWriter {
   ImageWriter(const ImageWriter&) = delete;
   ImageWriter& operator=(const ImageWriter&) = delete;
 
+  // Every add is all or nothing: an add that fails (an error, or an exception such as bad_alloc)
+  // leaves the writer exactly as it was before the call, so finish() still gives a valid image of
+  // the tensors added before.
+  //
   // Add a weight tensor: `bytes` = dtype_bytes(t, N) bytes of data in natural encoding, N = product
   // of shape (empty shape = scalar). Names are unique, 1..65535 bytes. Packs chunks with
   // pack_chunk and encodes every plane block (GUARD flag from the precision rules).
@@ -98,6 +102,10 @@ class ImageWriter {
   // window stores a KVBASE block then the planes of o.layout (o.chunk_elems is ignored).
   Status add_kv_stream(const std::string& name, DType t, const KvGeometry& g, const uint16_t* token_major,
                        uint64_t tokens, const TensorOptions& o = {});
+
+  // Limit on the finished image, e.g. the device DRAM it must fit (0 = none, the default): an add
+  // whose chunks would make image_bytes() exceed it fails at the first chunk that crosses it.
+  void set_max_image_bytes(uint64_t bytes);
 
   const std::vector<TensorStats>& stats() const;
   // Size in bytes the finished image has (header, data, indexes, table).
