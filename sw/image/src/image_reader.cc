@@ -1,16 +1,12 @@
 // ImageReader: validation at open, block fetch + decode, full tensors, precision regions, verify.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
-#include <cerrno>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
 
 #include "image_format.h"
+#include "ndp/file.h"
 #include "ndp/image.h"
 
 namespace ndp {
@@ -23,8 +19,6 @@ std::string num(uint64_t v) { return std::to_string(v); }
 
 struct ImageReader::Impl {
   std::vector<uint8_t> owned;
-  void* map = nullptr;
-  size_t map_len = 0;
   const uint8_t* base = nullptr;
   uint64_t size = 0;
   std::vector<TensorInfo> tensors;
@@ -33,9 +27,6 @@ struct ImageReader::Impl {
   BlockDecoder dec;
   std::vector<std::vector<uint8_t>> bufs;
 
-  ~Impl() {
-    if (map) munmap(map, map_len);
-  }
   Status parse();
   Status parse_index(size_t ti);
   uint64_t chunk_end(size_t ti, uint64_t k) const {
@@ -186,30 +177,11 @@ static Result<std::unique_ptr<ImageReader>> finish_open(std::unique_ptr<ImageRea
 }
 
 Result<std::unique_ptr<ImageReader>> ImageReader::open_file(const std::string& path) {
-  std::unique_ptr<ImageReader> r(new ImageReader());
-  Impl& m = *r->impl_;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error(path + ": cannot open: " + std::strerror(errno));
-  struct stat sb;
-  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    ::close(fd);
-    return Status::Error(path + ": not a regular file");
-  }
-  m.size = static_cast<uint64_t>(sb.st_size);
-  if (m.size > 0) {
-    void* p = mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      ::close(fd);
-      return Status::Error(path + ": mmap failed: " + std::strerror(errno));
-    }
-    m.map = p;
-    m.map_len = m.size;
-    m.base = static_cast<const uint8_t*>(p);
-  }
-  ::close(fd);
-  Status st = m.parse();
-  if (!st.ok()) st.prepend(path + ": ");
-  return finish_open(std::move(r), st);
+  std::vector<uint8_t> bytes;
+  NDP_RETURN_IF_ERROR(read_whole_file(path, &bytes));  // in memory: a mapping would SIGBUS if the file shrank
+  auto r = open_bytes(std::move(bytes));
+  if (!r.ok()) return Status(r.status()).prepend(path + ": ");
+  return r;
 }
 
 Result<std::unique_ptr<ImageReader>> ImageReader::open_bytes(std::vector<uint8_t> bytes) {

@@ -1,6 +1,8 @@
 // Image writer/reader round trips: every dtype, layout and codec policy; statistics; files; regions.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "image_test_util.h"
@@ -115,7 +117,7 @@ TEST(ImageRoundTrip, GuardFlagInStoredHeaders) {
   }
 }
 
-TEST(ImageRoundTrip, FileAndMmap) {
+TEST(ImageRoundTrip, File) {
   auto d = weights(DType::kFP16, 70000, 7);
   ImageWriter w;
   ASSERT_TRUE(w.add_tensor("x", DType::kFP16, {700, 100}, d.data(), d.size()).ok());
@@ -133,6 +135,31 @@ TEST(ImageRoundTrip, FileAndMmap) {
   auto missing = ImageReader::open_file(path);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find(path), std::string::npos);
+}
+
+// Issue 15: open_file mapped the image, so a file truncated by another process while the reader was
+// open raised SIGBUS on the next read (the test process died). The reader now owns a copy: reads
+// after the truncation still return the data, and a directory or FIFO is a clean error.
+TEST(ImageRoundTrip, FileTruncatedWhileOpen) {
+  auto d = weights(DType::kBF16, 200000, 9);
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("x", DType::kBF16, {200000}, d.data(), d.size()).ok());
+  const std::string path = testing::TempDir() + "/ndp_image_trunc.ndpi";
+  ASSERT_TRUE(w.write_file(path).ok());
+  auto r = ImageReader::open_file(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(truncate(path.c_str(), 100), 0);  // keep the header only
+  std::vector<uint8_t> back;
+  ASSERT_TRUE(r.value()->read_tensor(0, back).ok());
+  EXPECT_EQ(back, d);
+  EXPECT_TRUE(r.value()->verify().empty());
+  auto again = ImageReader::open_file(path);  // a new open sees the short file: an error, no crash
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("truncated"), std::string::npos) << again.status().message();
+  std::remove(path.c_str());
+  auto dir = ImageReader::open_file(testing::TempDir());
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.status().message().find("not a regular file"), std::string::npos) << dir.status().message();
 }
 
 TEST(ImageRoundTrip, WriterRejectsBadInput) {

@@ -110,24 +110,6 @@ Status check_no_overlap(std::vector<ByteRange>& ranges, const std::vector<std::s
 
 namespace ndp::io {
 
-// A read-only memory mapping of a whole file (an empty file maps to data() == nullptr, size 0).
-class MappedFile {
- public:
-  static Result<MappedFile> open(const std::string& path);
-  MappedFile() = default;
-  MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
-  MappedFile& operator=(MappedFile&& o) noexcept;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  ~MappedFile();
-  const uint8_t* data() const { return p_; }
-  size_t size() const { return n_; }
-
- private:
-  const uint8_t* p_ = nullptr;
-  size_t n_ = 0;
-};
-
 // Read exactly `n` bytes of `path` into *out (one read); error if the file is shorter.
 Status read_file_exact(const std::string& path, uint64_t n, std::vector<uint8_t>* out);
 

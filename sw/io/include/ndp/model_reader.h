@@ -86,7 +86,8 @@ const char* model_format_name(ModelFormat f);
 // header whose implied size equals the file size -> llama2c. Otherwise an error listing the formats.
 Result<ModelFormat> detect_model_format(const std::string& path);
 
-// Read a model. kAuto detects with detect_model_format. Files are mapped read-only and parsed in
+// Read a model. kAuto detects with detect_model_format. Files are read into memory (not mapped: a
+// mapped file truncated by another process would raise SIGBUS) and parsed in
 // one pass; GPT-2 directories read each .dat file once.
 Result<Model> read_model(const std::string& path, ModelFormat fmt = ModelFormat::kAuto);
 
