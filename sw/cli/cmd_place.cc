@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "command.h"
+#include "ndp/file.h"
 #include "ndp/runtime/mempolicy.h"
 #include "ndp/runtime/plan_exec.h"
 #include "ndp/runtime/planner.h"
@@ -20,13 +21,7 @@ namespace {
 
 using namespace ndp::rt;
 
-Result<std::string> slurp(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return Status::Error(path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+Result<std::string> slurp(const std::string& path) { return read_text_file(path); }  // <= 16 MiB
 
 int cmd_topo(const Args& a) {
   auto t = discover_topology(a.get("--topology"));

@@ -49,4 +49,10 @@ Status read_whole_file(const std::string& path, std::vector<uint8_t>* out, uint6
   return Status::Ok();
 }
 
+Result<std::string> read_text_file(const std::string& path, uint64_t max_bytes) {
+  std::vector<uint8_t> b;
+  NDP_RETURN_IF_ERROR(read_whole_file(path, &b, max_bytes));
+  return std::string(b.begin(), b.end());
+}
+
 }  // namespace ndp

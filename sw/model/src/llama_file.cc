@@ -3,23 +3,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "ndp/file.h"
 
 namespace ndp {
 namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::string> read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) return Status::Error(p.string() + ": cannot open");
-  std::ostringstream s;
-  s << f.rdbuf();
-  if (f.bad()) return Status::Error(p.string() + ": read error");
-  return s.str();
-}
+Result<std::string> read_text(const fs::path& p) { return read_text_file(p.string()); }  // <= 16 MiB
 
 // All *.safetensors files of a directory, merged into one Model (sorted by name).
 Result<Model> read_safetensors_dir(const fs::path& dir) {
