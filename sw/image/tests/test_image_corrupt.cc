@@ -6,6 +6,7 @@
 
 #include "image_test_util.h"
 #include "ndp/image.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -175,7 +176,7 @@ TEST(ImageCorrupt, VerifyNamesTheBadBlock) {
 }
 
 TEST(ImageCorrupt, RandomGarbageNeverOpens) {
-  std::mt19937 rng(99);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(99)));
   for (int i = 0; i < 2000; ++i) {
     std::vector<uint8_t> v(rng() % 300);
     for (auto& b : v) b = static_cast<uint8_t>(rng());

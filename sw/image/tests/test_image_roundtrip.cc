@@ -121,7 +121,7 @@ TEST(ImageRoundTrip, File) {
   auto d = weights(DType::kFP16, 70000, 7);
   ImageWriter w;
   ASSERT_TRUE(w.add_tensor("x", DType::kFP16, {700, 100}, d.data(), d.size()).ok());
-  const std::string path = testing::TempDir() + "/ndp_image_test.ndpi";
+  const std::string path = ::testing::TempDir() + "/ndp_image_test.ndpi";
   ASSERT_TRUE(w.write_file(path).ok());
   auto r = ImageReader::open_file(path);
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -144,7 +144,7 @@ TEST(ImageRoundTrip, FileTruncatedWhileOpen) {
   auto d = weights(DType::kBF16, 200000, 9);
   ImageWriter w;
   ASSERT_TRUE(w.add_tensor("x", DType::kBF16, {200000}, d.data(), d.size()).ok());
-  const std::string path = testing::TempDir() + "/ndp_image_trunc.ndpi";
+  const std::string path = ::testing::TempDir() + "/ndp_image_trunc.ndpi";
   ASSERT_TRUE(w.write_file(path).ok());
   auto r = ImageReader::open_file(path);
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -157,7 +157,7 @@ TEST(ImageRoundTrip, FileTruncatedWhileOpen) {
   ASSERT_FALSE(again.ok());
   EXPECT_NE(again.status().message().find("truncated"), std::string::npos) << again.status().message();
   std::remove(path.c_str());
-  auto dir = ImageReader::open_file(testing::TempDir());
+  auto dir = ImageReader::open_file(::testing::TempDir());
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.status().message().find("not a regular file"), std::string::npos) << dir.status().message();
 }

@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "ndp/kvtrace.h"
+#include "ndp/test_seed.h"
 
 namespace {
 
@@ -18,7 +19,7 @@ ndp::KvTrace sample_trace(uint32_t seed) {
   t.seed = 0x1122334455667788ull;
   t.rope_style = 1;
   t.model_name = "unit-test model";
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   for (uint32_t i = 0; i < t.n_tokens; ++i) t.tokens.push_back(rng() % 512);
   t.kv.resize(t.streams() * t.stream_elems());
   for (auto& x : t.kv) x = static_cast<uint16_t>(rng());
