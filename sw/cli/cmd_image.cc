@@ -132,8 +132,9 @@ int cmd_verify(const Args& a) {
   if (!img.ok()) return fail(a, img.status().message());
   auto bad = img.value()->verify();
   for (const auto& b : bad)
-    std::fprintf(stderr, "bad block: tensor '%s' chunk %llu plane 0x%02x at offset %llu: %s\n", b.tensor.c_str(),
-                 (unsigned long long)b.chunk, b.plane_id, (unsigned long long)b.offset, b.message.c_str());
+    std::fprintf(stderr, "bad block: tensor '%s' chunk %llu plane 0x%02x at offset %llu: %s\n",
+                 one_line(b.tensor).c_str(), (unsigned long long)b.chunk, b.plane_id, (unsigned long long)b.offset,
+                 one_line(b.message).c_str());
   if (!bad.empty()) return fail(a, std::to_string(bad.size()) + " bad block(s) in " + a.pos[0]);
   uint64_t blocks = 0;
   for (const auto& t : img.value()->tensors()) blocks += t.chunks * t.plane_ids.size();

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "command.h"
+#include "ndp/status.h"
 
 namespace ndp::cli {
 
@@ -17,7 +18,7 @@ std::map<std::string, Command>& registry() {
 }
 
 int fail(const Args& a, const std::string& msg) {
-  std::fprintf(stderr, "ndp %s: %s\n", a.command.c_str(), msg.c_str());
+  std::fprintf(stderr, "ndp %s: %s\n", a.command.c_str(), one_line(msg).c_str());
   return 1;
 }
 
@@ -114,9 +115,7 @@ int run(int argc, char** argv, std::string& cmd) {
 
 // One line on stderr for an exception that escaped a command (newlines in what() folded).
 int report_exception(const std::string& cmd, const std::string& what) {
-  std::string m = what;
-  std::replace(m.begin(), m.end(), '\n', ' ');
-  std::fprintf(stderr, "ndp%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), m.c_str());
+  std::fprintf(stderr, "ndp%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), ndp::one_line(what).c_str());
   return 1;
 }
 

@@ -96,6 +96,15 @@ PY
   grep -q "^ndp unpack: out of memory" "$T/err" && ok || bad "bad_alloc message: $(head -2 "$T/err")"
 fi
 
+# An error quoting a name read from a file stays one line (control bytes escaped).
+python3 - "$T/nl.safetensors" <<'PY'
+import json, struct, sys
+h = json.dumps({"a\nb": {"dtype": "I8", "shape": [1], "data_offsets": [0, 1]}}).encode()
+open(sys.argv[1], "wb").write(struct.pack("<Q", len(h)) + h + b"\0")
+PY
+expect_error "newline in a tensor name" "$NDP" analyze "$T/nl.safetensors"
+grep -qF "tensor 'a\nb'" "$T/err" && ok || bad "escaped name: $(cat "$T/err")"
+
 # 3. A flipped payload byte: verify names the bad block and exits non-zero; other reads still fail
 # cleanly rather than returning wrong data.
 cp "$T/demo.ndpi" "$T/flip.ndpi"
