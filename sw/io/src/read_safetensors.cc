@@ -135,6 +135,8 @@ Result<Model> parse_safetensors(const uint8_t* p, size_t n, const std::string& w
       reinterpret_cast<const char*>(p + 8), static_cast<size_t>(hlen), what, 8, {kMaxMemberValues},
       [&](std::string& k, JsonValue& v) {
         if (k == "__metadata__") return parse_metadata(what, v, &m);
+        if (entries.size() == kMaxModelTensors)
+          return reader_error(what, v.pos, "more than " + std::to_string(kMaxModelTensors) + " tensors");
         entries.emplace_back();
         return parse_entry(what, k, v, data_size, &entries.back());
       });

@@ -58,6 +58,11 @@ namespace ndp {
 
 enum class ModelFormat { kAuto, kSafetensors, kGGUF, kLlama2c, kRwkv, kGpt2Raw };
 
+// Most tensors one model file (or GPT-2 directory) may hold. Real checkpoints hold at most a few
+// thousand per file; the tools downstream cost a few KiB per tensor (analysis histograms, image
+// tables), so a header of millions of empty tensors would otherwise balloon them (docs/readers.md).
+constexpr uint64_t kMaxModelTensors = 65536;
+
 struct Tensor {
   std::string name;
   DType dtype = DType::kFP32;
