@@ -138,8 +138,9 @@ struct BadBlock {
 class ImageReader {
  public:
   ~ImageReader();
-  // Open a file (memory-mapped), a byte vector (owned) or a caller-owned view. Validates the header,
-  // the tensor table (with its XXH32) and every plane index; an error names the offset.
+  // Open a file (read into memory, not mapped: a mapped file that shrinks would raise SIGBUS), a byte
+  // vector (owned) or a caller-owned view. Validates the header, the tensor table (its XXH32 first,
+  // then the entries and unique names) and every plane index; an error names the offset.
   static Result<std::unique_ptr<ImageReader>> open_file(const std::string& path);
   static Result<std::unique_ptr<ImageReader>> open_bytes(std::vector<uint8_t> bytes);
   static Result<std::unique_ptr<ImageReader>> open_view(const uint8_t* data, size_t size);
@@ -151,6 +152,9 @@ class ImageReader {
 
   // Whole tensor, bit-exact, natural encoding: dtype_bytes(dtype, N) bytes. KV streams come back
   // token-major [t][h][c], exactly as written.
+  // Both reads grow `out` one chunk at a time, after that chunk's blocks decoded and passed their
+  // checks, so a corrupt image never costs more than the chunks that really decode; on an error
+  // `out` holds at most the chunks read so far.
   Status read_tensor(size_t tensor, std::vector<uint8_t>& out, ReadStats* st = nullptr);
   // Precision region (section 5): fetches only the blocks region_planes() names (KV: plus KVBASE),
   // unpacks with the others absent and assembles the region format. out receives
