@@ -35,9 +35,9 @@ std::string to_json(const ndp::LlamaConfig& c) {
                   ", \"rope_theta\": " + num(c.rope_theta);
   if (c.rope_scale_factor != 0.0f)
     j += ", \"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": " + num(c.rope_scale_factor) +
-         ", \"low_freq_factor\": " + num(c.rope_low_freq_factor) + ", \"high_freq_factor\": " +
-         num(c.rope_high_freq_factor) + ", \"original_max_position_embeddings\": " +
-         std::to_string(c.rope_orig_context) + "}";
+         ", \"low_freq_factor\": " + num(c.rope_low_freq_factor) +
+         ", \"high_freq_factor\": " + num(c.rope_high_freq_factor) +
+         ", \"original_max_position_embeddings\": " + std::to_string(c.rope_orig_context) + "}";
   return j + "}";
 }
 

@@ -26,8 +26,9 @@ std::string to_json(const Topology& t) {
     j += "{\"id\": " + std::to_string(n.id) + ", \"kind\": \"" + ndp::rt::node_kind_name(n.kind) + "\", \"cpus\": [";
     for (size_t c = 0; c < n.cpus.size(); ++c) j += (c ? ", " : "") + std::to_string(n.cpus[c]);
     j += "], \"total\": " + std::to_string(n.total_bytes) + ", \"free\": " + std::to_string(n.free_bytes) +
-         ", \"read_bw_mbps\": " + std::to_string(n.read_bw_mbps) + ", \"write_bw_mbps\": " +
-         std::to_string(n.write_bw_mbps) + ", \"read_lat_ns\": " + std::to_string(n.read_lat_ns) +
+         ", \"read_bw_mbps\": " + std::to_string(n.read_bw_mbps) +
+         ", \"write_bw_mbps\": " + std::to_string(n.write_bw_mbps) +
+         ", \"read_lat_ns\": " + std::to_string(n.read_lat_ns) +
          ", \"write_lat_ns\": " + std::to_string(n.write_lat_ns) + "}";
   }
   j += "]";

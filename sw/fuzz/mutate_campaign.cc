@@ -89,11 +89,11 @@ int exercise_kvtrace(const Bytes& b) {
 
 struct Campaign {
   std::string format;
-  Bytes original;                             // single-file formats
-  std::string props;                          // gpt2raw
-  std::map<std::string, Bytes> files;         // gpt2raw: relative path -> content
-  std::function<int(const Bytes&)> run;       // single-file formats
-  bool fixup = false;                         // image / kvtrace: repair size and checksum fields half the time
+  Bytes original;                        // single-file formats
+  std::string props;                     // gpt2raw
+  std::map<std::string, Bytes> files;    // gpt2raw: relative path -> content
+  std::function<int(const Bytes&)> run;  // single-file formats
+  bool fixup = false;                    // image / kvtrace: repair size and checksum fields half the time
 };
 
 ndp::Result<ndp::Model> load_model(const std::string& path) { return ndp::read_model(path); }
@@ -138,21 +138,40 @@ ndp::Status setup(const std::string& format, const std::string& path, Campaign& 
     NDP_RETURN_IF_ERROR(ndp::read_whole_file(path, &c.original));
   }
   const std::string what = "input";
-  if (format == "image") c.run = exercise_image, c.fixup = true;
-  else if (format == "kvtrace") c.run = exercise_kvtrace, c.fixup = true;
-  else if (format == "safetensors") c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_safetensors(b.data(), b.size(), what)); };
-  else if (format == "gguf") c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_gguf(b.data(), b.size(), what)); };
-  else if (format == "llama2c") c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_llama2c(b.data(), b.size(), what)); };
-  else if (format == "rwkv") c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_rwkv(b.data(), b.size(), what)); };
-  else return ndp::Status::Error("unknown format '" + format + "'");
+  if (format == "image")
+    c.run = exercise_image, c.fixup = true;
+  else if (format == "kvtrace")
+    c.run = exercise_kvtrace, c.fixup = true;
+  else if (format == "safetensors")
+    c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_safetensors(b.data(), b.size(), what)); };
+  else if (format == "gguf")
+    c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_gguf(b.data(), b.size(), what)); };
+  else if (format == "llama2c")
+    c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_llama2c(b.data(), b.size(), what)); };
+  else if (format == "rwkv")
+    c.run = [what](const Bytes& b) { return exercise_model(ndp::parse_rwkv(b.data(), b.size(), what)); };
+  else
+    return ndp::Status::Error("unknown format '" + format + "'");
   return c.run(c.original) == kAccepted ? ndp::Status::Ok()
-                                         : ndp::Status::Error(path + ": the unmutated input is not accepted");
+                                        : ndp::Status::Error(path + ": the unmutated input is not accepted");
 }
 
 // ---- mutations ----------------------------------------------------------------------------------
 
-const uint64_t kInteresting[] = {0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000,
-                                 0xFFFFFFFF, 0x100000000ull, 0x7FFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull};
+const uint64_t kInteresting[] = {0,
+                                 1,
+                                 0x7F,
+                                 0x80,
+                                 0xFF,
+                                 0x100,
+                                 0xFFFF,
+                                 0x10000,
+                                 0x7FFFFFFF,
+                                 0x80000000,
+                                 0xFFFFFFFF,
+                                 0x100000000ull,
+                                 0x7FFFFFFFFFFFFFFFull,
+                                 0xFFFFFFFFFFFFFFFFull};
 
 // A position biased to the structure of a file: its first and last 4 KiB (headers, tables).
 size_t hot_pos(std::mt19937_64& rng, size_t n) {
@@ -166,8 +185,12 @@ void mutate_once(std::mt19937_64& rng, Bytes& b) {
   if (b.empty() && op != 5) return;
   const size_t n = b.size(), at = b.empty() ? 0 : hot_pos(rng, n);
   switch (op) {
-    case 0: b[at] ^= static_cast<uint8_t>(1u << (rng() % 8)); break;
-    case 1: b[at] = static_cast<uint8_t>(rng()); break;
+    case 0:
+      b[at] ^= static_cast<uint8_t>(1u << (rng() % 8));
+      break;
+    case 1:
+      b[at] = static_cast<uint8_t>(rng());
+      break;
     case 2:
     case 3: {  // an interesting 1/2/4/8-byte little-endian integer
       const uint64_t v = kInteresting[rng() % (sizeof kInteresting / 8)] + (rng() % 4 == 0 ? rng() % 3 : 0);
@@ -175,13 +198,17 @@ void mutate_once(std::mt19937_64& rng, Bytes& b) {
       for (size_t i = 0; i < w && p + i < n; ++i) b[p + i] = static_cast<uint8_t>(v >> (8 * i));
       break;
     }
-    case 4: b.resize(rng() % (n + 1)); break;
+    case 4:
+      b.resize(rng() % (n + 1));
+      break;
     case 5: {
       const size_t k = 1 + rng() % 4096;
       for (size_t i = 0; i < k; ++i) b.push_back(static_cast<uint8_t>(rng()));
       break;
     }
-    case 6: b.erase(b.begin() + static_cast<long>(at), b.begin() + static_cast<long>(std::min(n, at + 1 + rng() % 64))); break;
+    case 6:
+      b.erase(b.begin() + static_cast<long>(at), b.begin() + static_cast<long>(std::min(n, at + 1 + rng() % 64)));
+      break;
     default: {  // copy a span over another
       const size_t from = hot_pos(rng, n), len = std::min({n - from, n - at, size_t{1} + rng() % 256});
       std::memmove(b.data() + at, b.data() + from, len);
@@ -219,15 +246,19 @@ void mutate_gpt2(std::mt19937_64& rng, Campaign& c, std::string& props, std::map
     if (op == 1) {
       static const char* kNums[] = {"0", "-1", "16777216", "16777217", "4294967296", "99999999999999999999", "x", ""};
       const size_t eq = props.find('=', rng() % (props.size() + 1));
-      if (eq != std::string::npos) props.replace(eq + 1, props.find('\n', eq) - eq - 1, std::string(" ") + kNums[rng() % 8]);
+      if (eq != std::string::npos)
+        props.replace(eq + 1, props.find('\n', eq) - eq - 1, std::string(" ") + kNums[rng() % 8]);
     }
     return;
   }
   auto it = files.begin();
   std::advance(it, static_cast<long>(rng() % files.size()));
-  if (op <= 3) mutate_once(rng, it->second);                       // one .dat file's bytes or size
-  else if (op == 4) files["decoder" + std::to_string(rng() % 9) + "/extra.dat"] = Bytes(4 * (rng() % 1025));
-  else files.erase(it);                                             // a tensor file missing
+  if (op <= 3)
+    mutate_once(rng, it->second);  // one .dat file's bytes or size
+  else if (op == 4)
+    files["decoder" + std::to_string(rng() % 9) + "/extra.dat"] = Bytes(4 * (rng() % 1025));
+  else
+    files.erase(it);  // a tensor file missing
 }
 
 void write_dir(const fs::path& dir, const std::string& props, const std::map<std::string, Bytes>& files) {
@@ -237,7 +268,8 @@ void write_dir(const fs::path& dir, const std::string& props, const std::map<std
   std::ofstream(dir / "model.properties", std::ios::binary) << props;
   for (const auto& [rel, b] : files) {
     fs::create_directories((dir / rel).parent_path());
-    std::ofstream(dir / rel, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<long>(b.size()));
+    std::ofstream(dir / rel, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<long>(b.size()));
   }
 }
 
@@ -273,8 +305,8 @@ void cap_address_space() {
 // (wait4) exceeds its RSS at the start (reported through a shared page): the memory the work itself
 // used, whatever the parent holds.
 Outcome run_child(const std::function<int()>& child, double timeout_s, long* peak_kb) {
-  static long* start_kb = static_cast<long*>(
-      mmap(nullptr, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  static long* start_kb =
+      static_cast<long*>(mmap(nullptr, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   *start_kb = 0;
   malloc_trim(0);  // the child must not reuse the parent's free-but-resident heap: its growth is the measure
   const pid_t pid = fork();
@@ -321,7 +353,8 @@ void save(const std::string& dir, const std::string& format, uint64_t i, const B
 Result campaign(Campaign& c, uint64_t n, uint64_t seed, double timeout_s, const std::string& save_dir) {
   Result res;
   std::mt19937_64 rng(seed);
-  const fs::path dir = fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") / ("ndp_mutate_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") / ("ndp_mutate_" + std::to_string(getpid()));
   const bool gpt2 = c.format == "gpt2raw";
   Bytes b;
   std::string props;
@@ -367,10 +400,14 @@ int main(int argc, char** argv) {
   std::string save_dir;
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--n") n = std::stoull(v);
-    else if (k == "--seed") seed = std::stoull(v);
-    else if (k == "--timeout") timeout_s = std::stod(v);
-    else if (k == "--save") save_dir = v;
+    if (k == "--n")
+      n = std::stoull(v);
+    else if (k == "--seed")
+      seed = std::stoull(v);
+    else if (k == "--timeout")
+      timeout_s = std::stod(v);
+    else if (k == "--save")
+      save_dir = v;
   }
   Campaign c;
   ndp::Status st = setup(argv[1], argv[2], c);
@@ -387,10 +424,12 @@ int main(int argc, char** argv) {
   std::printf("%s %s: %llu inputs (seed %llu), %.0f s;", argv[1], argv[2], static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(seed), secs);
   for (int o = 0; o < kOutcomes; ++o)
-    std::printf(" %s %llu%s", kOutcomeName[o], static_cast<unsigned long long>(r.count[o]), o + 1 < kOutcomes ? "," : ";");
-  std::printf(" input %llu B (largest mutant %llu B); peak RSS above the child's start at most %ld KiB = %.2f x the "
-              "input\n",
-              static_cast<unsigned long long>(input), static_cast<unsigned long long>(r.max_input), r.peak_kb,
-              1024.0 * static_cast<double>(r.peak_kb) / static_cast<double>(std::max<uint64_t>(input, 1)));
+    std::printf(" %s %llu%s", kOutcomeName[o], static_cast<unsigned long long>(r.count[o]),
+                o + 1 < kOutcomes ? "," : ";");
+  std::printf(
+      " input %llu B (largest mutant %llu B); peak RSS above the child's start at most %ld KiB = %.2f x the "
+      "input\n",
+      static_cast<unsigned long long>(input), static_cast<unsigned long long>(r.max_input), r.peak_kb,
+      1024.0 * static_cast<double>(r.peak_kb) / static_cast<double>(std::max<uint64_t>(input, 1)));
   return r.count[kBadMessage] + r.count[kAllocFailure] + r.count[kCrash] + r.count[kHang] ? 1 : 0;
 }

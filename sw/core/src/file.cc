@@ -42,8 +42,8 @@ Status read_whole_file(const std::string& path, std::vector<uint8_t>* out, uint6
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) return Status::Error(path + ": offset " + std::to_string(got) + ": read error: " + std::strerror(errno));
     if (r == 0)
-      return Status::Error(path + ": offset " + std::to_string(got) + ": file ended early (it was " + std::to_string(n) +
-                           " bytes at open; changed while reading?)");
+      return Status::Error(path + ": offset " + std::to_string(got) + ": file ended early (it was " +
+                           std::to_string(n) + " bytes at open; changed while reading?)");
     got += static_cast<uint64_t>(r);
   }
   return Status::Ok();

@@ -125,8 +125,8 @@ Status ImageWriter::Impl::encode_chunk(size_t ti, uint64_t k,
   const uint64_t image = kImageHeaderBytes + data_bytes + meta_bytes + (k + 1) * (8 + 4 * t.plane_ids.size()) +
                          cur_entry_bytes;
   if (max_bytes && image > max_bytes)
-    return Status::Error("tensor '" + t.name + "' chunk " + std::to_string(k) + ": the image would exceed its limit of " +
-                         std::to_string(max_bytes) + " bytes");
+    return Status::Error("tensor '" + t.name + "' chunk " + std::to_string(k) +
+                         ": the image would exceed its limit of " + std::to_string(max_bytes) + " bytes");
   return Status::Ok();
 }
 
