@@ -35,6 +35,7 @@ bench: build
 
 fuzz: deps
 	bash scripts/run-fuzz.sh long
+	bash scripts/seed-sweep.sh $(BUILD) 3
 
 asan: deps
 	$(MAKE) test BUILD=build-asan CMAKE_ARGS="-DNDP_SANITIZE=address,undefined -DNDP_BUILD_RTL=OFF -DNDP_BENCH=OFF"

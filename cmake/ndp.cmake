@@ -25,6 +25,7 @@ function(ndp_add_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_LIBS} ndp_options GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/sw/testing)  # ndp/test_seed.h
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()

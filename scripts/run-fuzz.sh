@@ -76,6 +76,10 @@ for exe in "${targets[@]}"; do
   dirs=("$corpus")
   [ -d "$seeds/$t" ] && dirs+=("$seeds/$t")
   [ -d "$root/sw/fuzz/seeds/$t" ] && dirs+=("$root/sw/fuzz/seeds/$t")
+  case "$t" in  # the runtime's own example files seed its JSON targets
+    fuzz_topology_override) dirs+=("$root/sw/runtime/examples" "$root/sw/runtime/tests/data") ;;
+    fuzz_plan_json) dirs+=("$root/sw/runtime/examples") ;;
+  esac
   tlog="$build/fuzz-$t.log"
   set +e
   # shellcheck disable=SC2086

@@ -8,12 +8,12 @@ namespace ndp::cli {
 namespace {
 
 int cmd_analyze(const Args& a) {
+  AnalyzeOptions opt;
+  auto block = a.get_int("--block", 4096, 8, 65536);  // analyze_model also requires a multiple of 8
+  auto level = a.get_int("--zstd-level", 3, -131072, 22);  // ZSTD_minCLevel() .. ZSTD_maxCLevel()
+  if (!block || !level) return 1;
   auto m = load_model_arg(a);
   if (!m.ok()) return fail(a, m.status().message());
-  AnalyzeOptions opt;
-  auto block = a.get_int("--block", 4096);
-  auto level = a.get_int("--zstd-level", 3);
-  if (!block || !level) return 1;
   opt.block_bytes = static_cast<uint32_t>(*block);
   opt.zstd_level = static_cast<int>(*level);
   opt.codec = a.get("--codec", "auto");

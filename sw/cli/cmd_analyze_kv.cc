@@ -14,13 +14,10 @@ using ndp::cli::Args;
 int cmd_analyze_kv(const Args& a) {
   if (a.pos.size() != 1)
     return ndp::cli::fail(a, "usage: ndp analyze-kv TRACE [--window W] [--heads H] [--block BYTES] [--json]");
-  auto window = a.get_int("--window", 32);
-  auto heads = a.get_int("--heads", 1);
-  auto block = a.get_int("--block", 4096);
+  auto window = a.get_int("--window", 32, 1, 65536);
+  auto heads = a.get_int("--heads", 1, 1, 65536);
+  auto block = a.get_int("--block", 4096, 64, 65536);
   if (!window || !heads || !block) return 1;
-  if (*window < 1 || *window > 65536) return ndp::cli::fail(a, "--window must be in 1..65536");
-  if (*heads < 1 || *heads > 65536) return ndp::cli::fail(a, "--heads must be in 1..65536");
-  if (*block < 64 || *block > 65536) return ndp::cli::fail(a, "--block must be in 64..65536");
   ndp::KvAnalysisOptions o;
   o.window = static_cast<uint32_t>(*window);
   o.heads = static_cast<uint32_t>(*heads);

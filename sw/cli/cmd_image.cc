@@ -18,9 +18,9 @@ Result<TensorOptions> tensor_options(const Args& a) {
   std::string codec = a.get("--codec", "auto");
   if (!codec_policy_from_name(codec.c_str(), &o.policy))
     return Status::Error("unknown --codec '" + codec + "' (auto, lz4, zstd or raw)");
-  auto block = a.get_int("--block", 4096);
-  if (!block) return Status::Error("bad --block");
-  if (*block < 8 || *block % 8 || *block > 65536)
+  auto block = a.int_opt("--block", 4096, 8, 65536);
+  if (!block.ok()) return block.status();
+  if (*block % 8)
     return Status::Error("--block must be a multiple of 8 in [8, 65536], got " + std::to_string(*block));
   o.chunk_elems = static_cast<uint32_t>(*block * 8);
   std::string layout = a.get("--layout", "expbyte");
@@ -36,7 +36,10 @@ int cmd_pack(const Args& a) {
   if (!m.ok()) return fail(a, m.status().message());
   auto to = tensor_options(a);
   if (!to.ok()) return fail(a, to.status().message());
+  auto max_bytes = a.get_int("--max-bytes", 0, 0, INT64_MAX);  // e.g. the device DRAM size; 0 = none
+  if (!max_bytes) return 1;
   ImageWriter w;
+  w.set_max_image_bytes(static_cast<uint64_t>(*max_bytes));
   uint64_t raw = 0;
   for (const auto& t : m->tensors) {
     Status s = w.add_tensor(t.name, t.dtype, t.shape, t.data.data(), t.data.size(), to.value());
@@ -86,9 +89,8 @@ int cmd_unpack(const Args& a) {
 int cmd_read(const Args& a) {
   if (!a.has("-o")) return fail(a, "missing -o FILE");
   if (!a.has("--region")) return fail(a, "missing --region FORMAT");
-  auto guard = a.get_int("--guard", 0);
+  auto guard = a.get_int("--guard", 0, 0, 2);
   if (!guard) return 1;
-  if (*guard < 0 || *guard > 2) return fail(a, "--guard must be 0, 1 or 2");
   auto img = open_image(a);
   if (!img.ok()) return fail(a, img.status().message());
   auto& r = *img.value();
@@ -130,8 +132,9 @@ int cmd_verify(const Args& a) {
   if (!img.ok()) return fail(a, img.status().message());
   auto bad = img.value()->verify();
   for (const auto& b : bad)
-    std::fprintf(stderr, "bad block: tensor '%s' chunk %llu plane 0x%02x at offset %llu: %s\n", b.tensor.c_str(),
-                 (unsigned long long)b.chunk, b.plane_id, (unsigned long long)b.offset, b.message.c_str());
+    std::fprintf(stderr, "bad block: tensor '%s' chunk %llu plane 0x%02x at offset %llu: %s\n",
+                 one_line(b.tensor).c_str(), (unsigned long long)b.chunk, b.plane_id, (unsigned long long)b.offset,
+                 one_line(b.message).c_str());
   if (!bad.empty()) return fail(a, std::to_string(bad.size()) + " bad block(s) in " + a.pos[0]);
   uint64_t blocks = 0;
   for (const auto& t : img.value()->tensors()) blocks += t.chunks * t.plane_ids.size();
@@ -144,7 +147,7 @@ int cmd_verify(const Args& a) {
 
 NDP_COMMAND("pack",
             "pack PATH -o IMAGE [--format F] [--as bf16] [--match REGEX] [--codec auto|lz4|zstd|raw] [--block BYTES] "
-            "[--layout expbyte|bitplane]",
+            "[--layout expbyte|bitplane] [--max-bytes N]",
             cmd_pack);
 NDP_COMMAND("unpack", "unpack IMAGE -o FILE [--raw]   (safetensors output unless --raw)", cmd_unpack, {"--raw"});
 NDP_COMMAND("read", "read IMAGE --region FORMAT [--guard G] [--tensor NAME] -o FILE", cmd_read);

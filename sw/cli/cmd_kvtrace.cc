@@ -48,12 +48,10 @@ int cmd_kvtrace(const Args& a) {
   if (a.pos.size() != 1 || !a.has("-o"))
     return ndp::cli::fail(a, "usage: ndp kvtrace MODEL -o TRACE [--tokens N] [--seed S] [--prompt FILE]");
   const std::string model_path = a.pos[0], out_path = a.get("-o");
-  auto tokens = a.get_int("--tokens", 0);
-  auto seed = a.get_int("--seed", 1);
+  auto tokens = a.get_int("--tokens", 0, 0, INT32_MAX);  // 0: the model's whole context
+  auto seed = a.get_int("--seed", 1, 1, INT64_MAX);      // non-zero xorshift state
   if (!tokens || !seed) return 1;
   ndp::GenerateOptions opt;
-  if (*tokens < 0) return ndp::cli::fail(a, "--tokens must be positive");
-  if (*seed <= 0) return ndp::cli::fail(a, "--seed must be a positive integer (xorshift state)");
   opt.tokens = static_cast<int>(*tokens);
   opt.seed = static_cast<uint64_t>(*seed);
   if (!parse_float(a, "--temperature", opt.temperature) || !parse_float(a, "--topp", opt.topp))

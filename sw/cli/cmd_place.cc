@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "command.h"
+#include "ndp/file.h"
 #include "ndp/runtime/mempolicy.h"
 #include "ndp/runtime/plan_exec.h"
 #include "ndp/runtime/planner.h"
@@ -20,13 +21,7 @@ namespace {
 
 using namespace ndp::rt;
 
-Result<std::string> slurp(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return Status::Error(path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+Result<std::string> slurp(const std::string& path) { return read_text_file(path); }  // <= 16 MiB
 
 int cmd_topo(const Args& a) {
   auto t = discover_topology(a.get("--topology"));
@@ -109,8 +104,8 @@ int cmd_bench(const Args& a) {
   if (!t.ok()) return fail(a, t.status().message());
   auto nodes = allowed_memory_nodes();
   if (nodes.empty()) return fail(a, "no NUMA memory node available");
-  auto node = a.get_int("--node", nodes.front());
-  auto iters = a.get_int("--iters", 2000);
+  auto node = a.get_int("--node", nodes.front(), 0, INT32_MAX);
+  auto iters = a.get_int("--iters", 2000, 1, INT32_MAX);
   if (!node || !iters) return 1;
   Runtime rt(t.value());
   auto rows = measure_alloc_latency(rt, static_cast<int>(*node), {16 << 10, 1 << 20, 16 << 20}, static_cast<int>(*iters));

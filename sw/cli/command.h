@@ -1,7 +1,8 @@
 // Subcommand registry for the `ndp` CLI. A subcommand file defines
 //   static int cmd_foo(const ndp::cli::Args& a);
 //   NDP_COMMAND("foo", "one-line usage", cmd_foo);
-// Errors: print one line "ndp foo: <message>" on stderr (use cli::fail) and return non-zero.
+// Errors: print one line "ndp foo: <message>" on stderr (use cli::fail) and return non-zero; main
+// turns an escaping exception into one such line and exit 1. `ndp foo --help` prints the usage.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "ndp/status.h"
 
 namespace ndp::cli {
 
@@ -23,8 +26,12 @@ struct Args {
     auto it = opt.find(k);
     return it == opt.end() ? def : it->second;
   }
-  // Integer option; nullopt (and an error printed) when malformed.
-  std::optional<int64_t> get_int(const std::string& k, int64_t def) const;
+  // Integer option in [lo, hi] (decimal, 0x hex or 0 octal), `def` when absent; nullopt (and one
+  // error line printed) when malformed or out of range. The range is checked on the full value, so
+  // callers may narrow the result to any type that holds [lo, hi].
+  std::optional<int64_t> get_int(const std::string& k, int64_t def, int64_t lo, int64_t hi) const;
+  // The same check as an error value (nothing printed).
+  Result<int64_t> int_opt(const std::string& k, int64_t def, int64_t lo, int64_t hi) const;
 };
 
 using CommandFn = std::function<int(const Args&)>;

@@ -1,11 +1,14 @@
 // `ndp`: analyse, pack, read and verify CXL-NDP device images (and, via registered subcommands,
 // KV traces and the placement runtime).
-#include <cstdio>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
-#include <iostream>
+#include <exception>
+#include <new>
 
 #include "command.h"
+#include "ndp/status.h"
 
 namespace ndp::cli {
 
@@ -15,21 +18,30 @@ std::map<std::string, Command>& registry() {
 }
 
 int fail(const Args& a, const std::string& msg) {
-  std::fprintf(stderr, "ndp %s: %s\n", a.command.c_str(), msg.c_str());
+  std::fprintf(stderr, "ndp %s: %s\n", a.command.c_str(), one_line(msg).c_str());
   return 1;
 }
 
-std::optional<int64_t> Args::get_int(const std::string& k, int64_t def) const {
+Result<int64_t> Args::int_opt(const std::string& k, int64_t def, int64_t lo, int64_t hi) const {
   auto it = opt.find(k);
   if (it == opt.end()) return def;
+  const std::string& s = it->second;
   char* end = nullptr;
-  long long v = std::strtoll(it->second.c_str(), &end, 0);
-  if (it->second.empty() || *end != '\0') {
-    std::fprintf(stderr, "ndp %s: option %s expects an integer, got '%s'\n", command.c_str(), k.c_str(),
-                 it->second.c_str());
-    return std::nullopt;
-  }
-  return v;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 0);
+  if (s.empty() || *end != '\0') return Status::Error("option " + k + " expects an integer, got '" + s + "'");
+  // Range first, on the full 64-bit value (ERANGE: beyond int64): no caller narrows an unchecked value.
+  if (errno == ERANGE || v < lo || v > hi)
+    return Status::Error("option " + k + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got '" +
+                         s + "'");
+  return int64_t{v};
+}
+
+std::optional<int64_t> Args::get_int(const std::string& k, int64_t def, int64_t lo, int64_t hi) const {
+  auto v = int_opt(k, def, lo, hi);
+  if (v.ok()) return v.value();
+  fail(*this, v.status().message());
+  return std::nullopt;
 }
 
 static void usage(FILE* f) {
@@ -39,18 +51,36 @@ static void usage(FILE* f) {
 
 }  // namespace ndp::cli
 
-int main(int argc, char** argv) {
-  using namespace ndp::cli;
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+namespace {
+
+using namespace ndp::cli;
+
+bool is_help(const std::string& s) { return s == "--help" || s == "-h"; }
+
+// Usage lines of the commands whose name starts with `prefix` ("place" lists "place topo", ...).
+bool group_usage(const std::string& prefix, FILE* f) {
+  bool any = false;
+  for (auto& [name, c] : registry())
+    if (name.rfind(prefix + " ", 0) == 0) {
+      std::fprintf(f, "%s  %s\n", any ? "" : "usage:\n", c.usage.c_str());
+      any = true;
+    }
+  return any;
+}
+
+int run(int argc, char** argv, std::string& cmd) {
+  if (argc < 2 || is_help(argv[1])) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   Args a;
-  a.command = argv[1];
+  a.command = cmd = argv[1];
   // Two-word commands ("place plan") are registered with a space.
   if (argc > 2 && registry().count(a.command + " " + argv[2])) a.command += std::string(" ") + argv[2];
+  cmd = a.command;
   auto it = registry().find(a.command);
   if (it == registry().end()) {
+    if (argc > 2 && is_help(argv[2]) && group_usage(a.command, stdout)) return 0;
     std::fprintf(stderr, "ndp: unknown command '%s' (ndp --help lists them)\n", a.command.c_str());
     return 2;
   }
@@ -62,6 +92,11 @@ int main(int argc, char** argv) {
     else a.opt[k] = v;
   };
   int first = a.command.find(' ') == std::string::npos ? 2 : 3;
+  for (int i = first; i < argc; ++i)
+    if (is_help(argv[i])) {
+      std::printf("usage: ndp %s\n", it->second.usage.c_str());
+      return 0;
+    }
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
     if (s.size() > 2 && s.rfind("--", 0) == 0) {
@@ -82,4 +117,27 @@ int main(int argc, char** argv) {
     }
   }
   return it->second.fn(a);
+}
+
+// One line on stderr for an exception that escaped a command (newlines in what() folded).
+int report_exception(const std::string& cmd, const std::string& what) {
+  std::fprintf(stderr, "ndp%s%s: %s\n", cmd.empty() ? "" : " ", cmd.c_str(), ndp::one_line(what).c_str());
+  return 1;
+}
+
+}  // namespace
+
+// Every failure is one line on stderr and exit status 1 (2 for a usage error before any command
+// ran): Status errors through cli::fail, and any exception (out of memory, filesystem) here.
+int main(int argc, char** argv) {
+  std::string cmd;
+  try {
+    return run(argc, argv, cmd);
+  } catch (const std::bad_alloc&) {
+    return report_exception(cmd, "out of memory (std::bad_alloc)");
+  } catch (const std::exception& e) {
+    return report_exception(cmd, std::string("unexpected error: ") + e.what());
+  } catch (...) {
+    return report_exception(cmd, "unexpected error (unknown exception)");
+  }
 }

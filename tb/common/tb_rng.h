@@ -1,6 +1,7 @@
 // Seeded randomness for the RTL testbenches. Every test takes its seed from NDP_SEED when set
-// (decimal), otherwise from std::random_device; the seed is printed and recorded as a GoogleTest
-// property so a failing run can be repeated exactly with `NDP_SEED=<seed> ctest -R <test>`.
+// (decimal), otherwise a fixed per-test default (FNV-1a of the test's name), so ctest runs are
+// deterministic; the seed is printed and recorded as a GoogleTest property so a failing run can be
+// repeated exactly with `NDP_SEED=<seed> ctest -R <test>`. scripts/seed-sweep.sh varies it.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,7 @@ namespace ndp::tb {
 
 class Rng {
  public:
-  // Seed from NDP_SEED or random_device; prints "[seed] NDP_SEED=<s>" for the running test.
+  // Seed from NDP_SEED or the test's fixed default; prints "[seed] NDP_SEED=<s>" for the running test.
   Rng();
   explicit Rng(uint64_t seed) : seed_(seed), gen_(seed) {}
 
@@ -28,7 +29,7 @@ class Rng {
   std::mt19937_64 gen_;
 };
 
-// The seed a test uses: NDP_SEED when set, else a fresh random one.
+// The seed a test uses: NDP_SEED when set, else the test's fixed default.
 uint64_t test_seed();
 
 }  // namespace ndp::tb

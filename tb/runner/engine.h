@@ -22,7 +22,7 @@ struct EngineArgs {
   // Numeric options; on a malformed value *ok is set to false and an error is printed.
   int64_t get_int(const std::string& k, int64_t def, bool* ok) const;
   double get_double(const std::string& k, double def, bool* ok) const;
-  // Common knobs: --seed (default: NDP_SEED or random), --gaps P, --backpressure P, --fst PATH.
+  // Common knobs: --seed (default: NDP_SEED or a fixed one), --gaps P, --backpressure P, --fst PATH.
   uint64_t seed = 0;
   double gaps = 0.0, backpressure = 0.0;
   std::string fst;

@@ -54,6 +54,58 @@ head -c 3000 "$T/demo.safetensors" >"$T/trunc.safetensors"
 expect_error "truncated safetensors" "$NDP" analyze "$T/trunc.safetensors"
 "$NDP" nosuchcommand >/dev/null 2>&1; [ $? -ne 0 ] && ok || bad "unknown command exit code"
 
+# 2b. Issue 15: every subcommand answers --help with its usage (stdout, exit 0); numeric options are
+# range-checked on the full value (2^32 + 4096 was read as 4096); an exception (here std::bad_alloc
+# under a 64 MiB address-space limit) is one line on stderr and exit 1, not an abort.
+"$NDP" --help >"$T/help" && ok || bad "ndp --help"
+for c in analyze analyze-kv demo kvtrace pack unpack read verify "place topo" "place plan" "place bench"; do
+  grep -q "^  $c " "$T/help" || continue  # command not built in this configuration
+  # shellcheck disable=SC2086
+  "$NDP" $c --help >"$T/out" 2>"$T/err"; rc=$?
+  if [ $rc -eq 0 ] && [ ! -s "$T/err" ] && head -1 "$T/out" | grep -q "^usage: ndp $c "; then ok; else
+    bad "$c --help: rc=$rc $(head -2 "$T/err" "$T/out")"; fi
+done
+if grep -q "^  place " "$T/help"; then
+  "$NDP" place --help | grep -q "place plan" && ok || bad "place --help lists the place commands"
+fi
+expect_error "--block 2^32+4096 (analyze)" "$NDP" analyze "$T/demo.safetensors" --block 4294971392
+grep -q "4294971392" "$T/err" && ok || bad "range error names the value: $(cat "$T/err")"
+expect_error "--block 2^32+4096 (pack)" "$NDP" pack "$T/demo.safetensors" --block 4294971392 -o "$T/x"
+expect_error "--guard 2^64" "$NDP" read "$T/demo.ndpi" --region e8m3 --guard 18446744073709551616 -o "$T/x"
+expect_error "--block -8" "$NDP" pack "$T/demo.safetensors" --block -8 -o "$T/x"
+expect_error "image over --max-bytes" "$NDP" pack "$T/demo.safetensors" --max-bytes 100000 -o "$T/x"
+grep -q "would exceed its limit of 100000 bytes" "$T/err" && ok || bad "--max-bytes message: $(cat "$T/err")"
+"$NDP" pack "$T/demo.safetensors" --max-bytes "$(stat -c %s "$T/demo.ndpi")" -o "$T/x" >/dev/null && ok ||
+  bad "pack with --max-bytes equal to the image size"
+# grep -c reads all its input: with pipefail, grep -q could stop early and fail the pipe (SIGPIPE).
+if [ "$( (ldd "$NDP"; nm "$NDP") 2>/dev/null | grep -c 'libasan\|__asan_init')" -gt 0 ]; then
+  echo "SKIP bad_alloc check: sanitizer build (ulimit -v breaks ASan)"
+else
+  # A 64 MiB all-zero BF16 tensor packs to a small image; unpacking it needs 64 MiB.
+  python3 - "$T/zeros.safetensors" <<'PY'
+import json, struct, sys
+n = 32 << 20
+h = json.dumps({"z": {"dtype": "BF16", "shape": [n], "data_offsets": [0, 2 * n]}}).encode()
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h)
+    f.truncate(8 + len(h) + 2 * n)
+PY
+  "$NDP" pack "$T/zeros.safetensors" -o "$T/zeros.ndpi" >/dev/null && ok || bad "pack of the zero tensor"
+  rm -f "$T/zeros.safetensors"
+  expect_error "out of memory" bash -c "ulimit -v 65536; exec \"\$0\" unpack \"\$1\" --raw -o \"\$2\"" \
+    "$NDP" "$T/zeros.ndpi" "$T/x"
+  grep -q "^ndp unpack: out of memory" "$T/err" && ok || bad "bad_alloc message: $(head -2 "$T/err")"
+fi
+
+# An error quoting a name read from a file stays one line (control bytes escaped).
+python3 - "$T/nl.safetensors" <<'PY'
+import json, struct, sys
+h = json.dumps({"a\nb": {"dtype": "I8", "shape": [1], "data_offsets": [0, 1]}}).encode()
+open(sys.argv[1], "wb").write(struct.pack("<Q", len(h)) + h + b"\0")
+PY
+expect_error "newline in a tensor name" "$NDP" analyze "$T/nl.safetensors"
+grep -qF "tensor 'a\nb'" "$T/err" && ok || bad "escaped name: $(cat "$T/err")"
+
 # 3. A flipped payload byte: verify names the bad block and exits non-zero; other reads still fail
 # cleanly rather than returning wrong data.
 cp "$T/demo.ndpi" "$T/flip.ndpi"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ndp/kv.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -71,7 +72,7 @@ void check_window(DType t, const KvGeometry& g, uint32_t w, const std::vector<ui
 }
 
 TEST(KvWindow, RandomWindowsPartialAndMultiHead) {
-  std::mt19937_64 rng(99);
+  std::mt19937_64 rng(ndp::testing::test_seed(99));
   const KvGeometry geoms[] = {{32, 128, 1}, {32, 64, 4}, {8, 3, 2}, {1, 5, 1}, {17, 16, 3}};
   for (DType t : {DType::kBF16, DType::kFP16})
     for (const KvGeometry& g : geoms)
@@ -91,7 +92,7 @@ TEST(KvWindow, DirectedWindows) {
     check_window(t, g, 16, std::vector<uint16_t>(n, 0), "all zero");
     check_window(t, g, 16, std::vector<uint16_t>(n, 0x8000), "all -0");
     std::vector<uint16_t> same(n);
-    std::mt19937_64 rng(5);
+    std::mt19937_64 rng(ndp::testing::test_seed(5));
     for (auto& x : same) x = static_cast<uint16_t>((rng() & 0x8000) | 13u << f.shift | (rng() & ((1u << f.shift) - 1)));
     check_window(t, g, 16, same, "all-equal exponents");
     std::vector<uint16_t> specials(n);
@@ -138,7 +139,7 @@ TEST(KvWindow, TinyHandChecked) {
 TEST(KvWindow, InverseIsExactForArbitraryInput) {
   // Any channel-major bits and any base bytes (a corrupt or hand-made window): the inverse keeps sign
   // and mantissa and sets e = (delta + base) mod 2^E, transposed back to token-major.
-  std::mt19937_64 rng(7);
+  std::mt19937_64 rng(ndp::testing::test_seed(7));
   const KvGeometry g{8, 4, 1};
   std::vector<uint16_t> cm(32), tm(32);
   std::vector<uint8_t> base(4);

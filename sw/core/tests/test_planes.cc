@@ -12,6 +12,7 @@
 
 #include "ndp/convert.h"
 #include "ndp/planes.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -47,7 +48,7 @@ std::vector<uint8_t> reference_plane(DType t, uint8_t plane, const uint8_t* src,
 }
 
 std::vector<uint8_t> random_bytes(size_t size, uint64_t seed) {
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(ndp::testing::test_seed(seed));
   std::vector<uint8_t> v(size);
   for (auto& b : v) b = static_cast<uint8_t>(rng());
   return v;

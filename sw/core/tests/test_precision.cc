@@ -15,6 +15,7 @@
 #include "ndp/planes.h"
 #include "ndp/precision.h"
 #include "ref_float.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -143,7 +144,7 @@ TEST(PrecisionFP32, RandomAndEdgeValues) {
   for (uint32_t e = 0; e < 255; e += 3)
     for (uint32_t m : {0x000000u, 0x008000u, 0x010000u, 0x018000u, 0x100000u, 0x180000u, 0x0C0000u, 0x7FFFFFu})
       samples.push_back(e << 23 | m);
-  std::mt19937_64 rng(20240611);
+  std::mt19937_64 rng(ndp::testing::test_seed(20240611));
   for (int i = 0; i < 1000000; ++i) samples.push_back(static_cast<uint32_t>(rng()));
   uint64_t compared = 0;
   for (int g = 0; g <= 2; ++g)
@@ -360,7 +361,7 @@ TEST(FetchedPlanes, RealWeightsAndRandomFP32) {
   std::vector<uint8_t> chunk(2 * n);
   std::memcpy(chunk.data(), w.data(), 2 * n);
   for (Layout l : {Layout::kExpByte, Layout::kBitplane}) check_fetched_planes(DType::kBF16, l, chunk, n);
-  std::mt19937 rng(3);
+  std::mt19937 rng(ndp::testing::test_seed(3));
   std::normal_distribution<float> d(0.f, 2.0f);  // wide enough that FP4 sees every fetched plane
   std::vector<uint8_t> f32(4 * 4099), f16(2 * 4099);
   for (size_t i = 0; i < 4099; ++i) {

@@ -4,12 +4,12 @@
 
 #include <cstring>
 
+#include "ndp/checked.h"
+
 namespace ndp::image_internal {
 namespace {
 
 std::string num(uint64_t v) { return std::to_string(v); }
-
-bool mul_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_mul_overflow(a, b, r); }
 
 // Bounds-checked cursor over the image; errors name the absolute offset and the field.
 struct Cursor {

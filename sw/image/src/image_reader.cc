@@ -1,14 +1,12 @@
 // ImageReader: validation at open, block fetch + decode, full tensors, precision regions, verify.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
-#include <cerrno>
 #include <cstring>
+#include <string_view>
+#include <unordered_set>
 
 #include "image_format.h"
+#include "ndp/file.h"
 #include "ndp/image.h"
 
 namespace ndp {
@@ -21,8 +19,6 @@ std::string num(uint64_t v) { return std::to_string(v); }
 
 struct ImageReader::Impl {
   std::vector<uint8_t> owned;
-  void* map = nullptr;
-  size_t map_len = 0;
   const uint8_t* base = nullptr;
   uint64_t size = 0;
   std::vector<TensorInfo> tensors;
@@ -31,9 +27,6 @@ struct ImageReader::Impl {
   BlockDecoder dec;
   std::vector<std::vector<uint8_t>> bufs;
 
-  ~Impl() {
-    if (map) munmap(map, map_len);
-  }
   Status parse();
   Status parse_index(size_t ti);
   uint64_t chunk_end(size_t ti, uint64_t k) const {
@@ -47,6 +40,11 @@ struct ImageReader::Impl {
     const size_t P = tensors[ti].plane_ids.size();
     const uint64_t end = p + 1 < P ? block_at(ti, k, p + 1) : chunk_end(ti, k);
     return end - block_at(ti, k, p);
+  }
+  // Index of the first element of chunk k.
+  uint64_t first_elem(size_t ti, uint64_t k) const {
+    const TensorInfo& t = tensors[ti];
+    return k * (t.kind == TensorKind::kKvStream ? uint64_t{t.kv.window} * t.kv.channels * t.kv.heads : t.chunk_elems);
   }
   // Decode plane slot p of chunk k into out (resized to its raw size).
   Status decode(size_t ti, uint64_t k, size_t p, std::vector<uint8_t>& out, ReadStats* st);
@@ -62,19 +60,22 @@ Status ImageReader::Impl::parse() {
   if (!hr.ok()) return hr.status();
   const FileHeader& h = hr.value();
   uint64_t pos = h.table_offset;
+  // Every entry is at least 43 bytes, so the loop ends (truncated) long before a lying count matters.
   for (uint32_t i = 0; i < h.tensors; ++i) {
     auto e = parse_entry(base, size, &pos);
     if (!e.ok()) return e.status();
-    for (const TensorInfo& o : tensors)
-      if (o.name == e->name) return Status::Error("tensor table: duplicate tensor name '" + o.name + "'");
     tensors.push_back(std::move(e.value()));
   }
-  chunk_off.resize(tensors.size());
-  rel.resize(tensors.size());
+  // The checksum first (a corrupted table reports as such), then the names: one hash-set pass.
   const uint32_t sum = XXH32(base + h.table_offset, pos - h.table_offset, 0);
   if (sum != h.table_xxh32)
     return Status::Error("offset 32: tensor table checksum mismatch (table at offset " + num(h.table_offset) +
                          ", " + num(pos - h.table_offset) + " bytes)");
+  std::unordered_set<std::string_view> names;
+  for (const TensorInfo& t : tensors)
+    if (!names.insert(t.name).second) return Status::Error("tensor table: duplicate tensor name '" + t.name + "'");
+  chunk_off.resize(tensors.size());
+  rel.resize(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) NDP_RETURN_IF_ERROR(parse_index(i));
   return Status::Ok();
 }
@@ -176,30 +177,11 @@ static Result<std::unique_ptr<ImageReader>> finish_open(std::unique_ptr<ImageRea
 }
 
 Result<std::unique_ptr<ImageReader>> ImageReader::open_file(const std::string& path) {
-  std::unique_ptr<ImageReader> r(new ImageReader());
-  Impl& m = *r->impl_;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error(path + ": cannot open: " + std::strerror(errno));
-  struct stat sb;
-  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    ::close(fd);
-    return Status::Error(path + ": not a regular file");
-  }
-  m.size = static_cast<uint64_t>(sb.st_size);
-  if (m.size > 0) {
-    void* p = mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      ::close(fd);
-      return Status::Error(path + ": mmap failed: " + std::strerror(errno));
-    }
-    m.map = p;
-    m.map_len = m.size;
-    m.base = static_cast<const uint8_t*>(p);
-  }
-  ::close(fd);
-  Status st = m.parse();
-  if (!st.ok()) st.prepend(path + ": ");
-  return finish_open(std::move(r), st);
+  std::vector<uint8_t> bytes;
+  NDP_RETURN_IF_ERROR(read_whole_file(path, &bytes));  // in memory: a mapping would SIGBUS if the file shrank
+  auto r = open_bytes(std::move(bytes));
+  if (!r.ok()) return Status(r.status()).prepend(path + ": ");
+  return r;
 }
 
 Result<std::unique_ptr<ImageReader>> ImageReader::open_bytes(std::vector<uint8_t> bytes) {
@@ -237,21 +219,25 @@ uint64_t ImageReader::block_span(size_t tensor, uint64_t chunk, size_t slot) con
   return impl_->block_len(tensor, chunk, slot);
 }
 
+// Both reads grow their output one verified chunk at a time: a chunk's bytes are allocated only after
+// every block it needs decoded and passed its checks, so an image whose table claims more than its
+// blocks hold costs at most the chunks that really decode (docs/image-format.md, "Memory bounds").
 Status ImageReader::read_tensor(size_t ti, std::vector<uint8_t>& out, ReadStats* st) {
+  out.clear();
   if (ti >= impl_->tensors.size()) return Status::Error("read_tensor: tensor index out of range");
   const TensorInfo& t = impl_->tensors[ti];
-  out.assign(dtype_bytes(t.dtype, t.elems), 0);
   const std::vector<bool> want(t.plane_ids.size(), true);
   for (uint64_t k = 0; k < t.chunks; ++k) {
     NDP_RETURN_IF_ERROR(impl_->fetch_chunk(ti, k, want, st));
-    const uint64_t first = t.kind == TensorKind::kKvStream ? k * t.kv.window * uint64_t{t.kv.channels} * t.kv.heads
-                                                            : k * t.chunk_elems;
+    const uint64_t first = impl_->first_elem(ti, k);
+    out.resize(dtype_bytes(t.dtype, first + t.chunk_elems_of(k)));
     impl_->rebuild(ti, k, want, out.data() + dtype_bytes(t.dtype, first));
   }
   return Status::Ok();
 }
 
 Status ImageReader::read_region(size_t ti, const Region& r, std::vector<uint8_t>& out, ReadStats* st) {
+  out.clear();
   if (ti >= impl_->tensors.size()) return Status::Error("read_region: tensor index out of range");
   const TensorInfo& t = impl_->tensors[ti];
   const bool kv = t.kind == TensorKind::kKvStream;
@@ -260,22 +246,22 @@ Status ImageReader::read_region(size_t ti, const Region& r, std::vector<uint8_t>
   for (size_t p = 0; p < t.plane_ids.size(); ++p)
     for (uint8_t id : fetch) want[p] = want[p] || t.plane_ids[p] == id;
   if (kv) want[0] = true;  // KVBASE: the exponent bases are needed for any region
-  out.assign(region_output_bytes(r, t.dtype, t.elems), 0);
-  std::vector<uint8_t> elems;
-  if (kv) elems.resize(dtype_bytes(t.dtype, t.elems));
+  std::vector<uint8_t> elems;  // KV: token-major elements, assembled once all windows are read
   for (uint64_t k = 0; k < t.chunks; ++k) {
     NDP_RETURN_IF_ERROR(impl_->fetch_chunk(ti, k, want, st));
-    const uint64_t n = t.chunk_elems_of(k);
+    const uint64_t n = t.chunk_elems_of(k), first = impl_->first_elem(ti, k);
     if (kv) {
-      impl_->rebuild(ti, k, want, elems.data() + dtype_bytes(t.dtype, k * t.kv.window * uint64_t{t.kv.channels} * t.kv.heads));
+      elems.resize(dtype_bytes(t.dtype, first + n));
+      impl_->rebuild(ti, k, want, elems.data() + dtype_bytes(t.dtype, first));
       continue;
     }
     std::vector<const uint8_t*> planes;
     for (size_t p = 0; p < want.size(); ++p) planes.push_back(want[p] ? impl_->bufs[p].data() : nullptr);
-    const uint64_t first = k * t.chunk_elems;
+    out.resize(region_output_bytes(r, t.dtype, first + n));
     Status s = chunk_region(r, t.dtype, t.layout, planes, n, out.data() + region_output_bytes(r, t.dtype, first));
     if (!s.ok()) return s.prepend("tensor '" + t.name + "' chunk " + num(k) + ": ");
   }
+  out.resize(region_output_bytes(r, t.dtype, t.elems));  // KV: sized here; weights: already this size
   if (kv && t.elems) {
     Status s = assemble_region(r, t.dtype, elems.data(), t.elems, out.data());
     if (!s.ok()) return s.prepend("tensor '" + t.name + "': ");

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "image_format.h"
+#include "ndp/checked.h"
 #include "ndp/image.h"
 
 namespace ndp {
@@ -26,6 +27,36 @@ struct ImageWriter::Impl {
   BlockEncoder enc;
   std::vector<uint8_t> scratch;
   std::vector<std::vector<uint8_t>> planes;
+  uint64_t max_bytes = 0;         // set_max_image_bytes (0: none)
+  uint64_t meta_bytes = 0;        // index + table bytes of the finished tensors
+  uint64_t cur_entry_bytes = 0;   // table entry of the tensor being added
+
+  // Undoes a failed add (error return or exception) unless commit() was called: the writer's
+  // tables, data and name set return to what they were when the Undo was made.
+  class Undo {
+   public:
+    explicit Undo(Impl& m) : m_(m), data_size_(m.data.size()), data_bytes_(m.data_bytes), tensors_(m.infos.size()) {}
+    Undo(const Undo&) = delete;
+    Undo& operator=(const Undo&) = delete;
+    void commit() { done_ = true; }
+    ~Undo() {
+      if (done_) return;
+      if (m_.infos.size() > tensors_) m_.names.erase(m_.infos.back().name);
+      m_.infos.resize(tensors_);
+      m_.chunk_offsets.resize(tensors_);
+      m_.rel_offsets.resize(tensors_);
+      m_.stats.resize(tensors_);
+      if (m_.data.size() > data_size_) m_.data.resize(data_size_);  // shrinking never reallocates
+      m_.data_bytes = data_bytes_;
+    }
+
+   private:
+    Impl& m_;
+    size_t data_size_;
+    uint64_t data_bytes_;
+    size_t tensors_;
+    bool done_ = false;
+  };
 
   Status begin(TensorInfo& t);
   // Encode the planes of one chunk (slot order = t.plane_ids) and record its index entry.
@@ -41,6 +72,9 @@ Status ImageWriter::Impl::begin(TensorInfo& t) {
   NDP_RETURN_IF_ERROR(check_entry(t));
   names.insert(t.name);
   t.first_chunk_offset = kImageHeaderBytes + data_bytes;
+  std::vector<uint8_t> e;
+  append_entry(t, e);  // fixed-width fields: the size does not depend on the offsets filled in later
+  cur_entry_bytes = e.size();
   infos.push_back(t);
   chunk_offsets.emplace_back();
   rel_offsets.emplace_back();
@@ -88,6 +122,11 @@ Status ImageWriter::Impl::encode_chunk(size_t ti, uint64_t k,
   }
   if (data_bytes - (chunk_start - kImageHeaderBytes) > UINT32_MAX)
     return Status::Error("tensor '" + t.name + "': chunk too large for 32-bit relative offsets");
+  const uint64_t image = kImageHeaderBytes + data_bytes + meta_bytes + (k + 1) * (8 + 4 * t.plane_ids.size()) +
+                         cur_entry_bytes;
+  if (max_bytes && image > max_bytes)
+    return Status::Error("tensor '" + t.name + "' chunk " + std::to_string(k) +
+                         ": the image would exceed its limit of " + std::to_string(max_bytes) + " bytes");
   return Status::Ok();
 }
 
@@ -99,6 +138,7 @@ void ImageWriter::Impl::end(size_t ti) {
   std::vector<uint8_t> e;
   append_entry(t, e);
   s.table_bytes = e.size();
+  meta_bytes += s.index_bytes + s.table_bytes;
 }
 
 ImageWriter::ImageWriter(bool keep_data) : impl_(std::make_unique<Impl>()) {
@@ -117,13 +157,14 @@ Status ImageWriter::add_tensor(const std::string& name, DType t, const std::vect
   ti.shape = shape;
   ti.elems = 1;
   for (uint64_t d : shape)
-    if (__builtin_mul_overflow(ti.elems, d, &ti.elems)) return Status::Error("tensor '" + name + "': shape overflows");
+    if (!mul_ok(ti.elems, d, &ti.elems)) return Status::Error("tensor '" + name + "': shape overflows");
   ti.chunk_elems = o.chunk_elems;
   ti.chunks = ti.elems == 0 || o.chunk_elems == 0 ? 0 : (ti.elems - 1) / o.chunk_elems + 1;
   if (bytes != dtype_bytes(t, ti.elems))
     return Status::Error("tensor '" + name + "': " + std::to_string(bytes) + " data bytes for " +
                          std::to_string(ti.elems) + " elements of " + dtype_info(t).name);
   Impl& m = *impl_;
+  Impl::Undo undo(m);
   NDP_RETURN_IF_ERROR(m.begin(ti));
   const size_t idx = m.infos.size() - 1;
   const TensorInfo& info = m.infos[idx];
@@ -136,6 +177,7 @@ Status ImageWriter::add_tensor(const std::string& name, DType t, const std::vect
     NDP_RETURN_IF_ERROR(m.encode_chunk(idx, k, slots, o.policy));
   }
   m.end(idx);
+  undo.commit();
   return Status::Ok();
 }
 
@@ -149,12 +191,13 @@ Status ImageWriter::add_kv_stream(const std::string& name, DType t, const KvGeom
   ti.kv = g;
   ti.shape = {tokens, g.heads, g.channels};
   const uint64_t per_token = uint64_t{g.channels} * g.heads;
-  ti.elems = tokens * per_token;
+  if (!product_ok({tokens, per_token}, &ti.elems)) return Status::Error("tensor '" + name + "': KV shape overflows");
   ti.chunk_elems = static_cast<uint32_t>(std::min<uint64_t>(per_token * g.window, UINT32_MAX));
   ti.chunks = g.window ? (tokens + g.window - 1) / g.window : 0;
   ti.last_window_tokens = static_cast<uint32_t>(tokens - (ti.chunks ? (ti.chunks - 1) * g.window : 0));
   if (ti.chunks > UINT32_MAX) return Status::Error("tensor '" + name + "': too many KV windows");
   Impl& m = *impl_;
+  Impl::Undo undo(m);
   NDP_RETURN_IF_ERROR(m.begin(ti));
   const size_t idx = m.infos.size() - 1;
   const TensorInfo& info = m.infos[idx];
@@ -171,15 +214,16 @@ Status ImageWriter::add_kv_stream(const std::string& name, DType t, const KvGeom
     NDP_RETURN_IF_ERROR(m.encode_chunk(idx, k, slots, o.policy));
   }
   m.end(idx);
+  undo.commit();
   return Status::Ok();
 }
+
+void ImageWriter::set_max_image_bytes(uint64_t bytes) { impl_->max_bytes = bytes; }
 
 const std::vector<TensorStats>& ImageWriter::stats() const { return impl_->stats; }
 
 uint64_t ImageWriter::image_bytes() const {
-  uint64_t total = kImageHeaderBytes + impl_->data_bytes;
-  for (const TensorStats& s : impl_->stats) total += s.index_bytes + s.table_bytes;
-  return total;
+  return kImageHeaderBytes + impl_->data_bytes + impl_->meta_bytes;
 }
 
 Result<std::vector<uint8_t>> ImageWriter::finish() {

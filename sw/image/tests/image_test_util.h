@@ -8,13 +8,14 @@
 
 #include "ndp/convert.h"
 #include "ndp/dtype.h"
+#include "ndp/test_seed.h"
 
 namespace ndp::imgtest {
 
 // n elements of t in natural encoding: Gaussian-like weights (floats) with a few specials (zeros,
 // subnormals, Inf, NaN) mixed in, uniform random for integers.
 inline std::vector<uint8_t> weights(DType t, uint64_t n, uint32_t seed, bool specials = true) {
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   std::normal_distribution<float> nd(0.0f, 0.02f);
   std::vector<uint8_t> out(dtype_bytes(t, n));
   for (uint64_t i = 0; i < n; ++i) {

@@ -6,6 +6,7 @@
 
 #include "image_test_util.h"
 #include "ndp/image.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -175,13 +176,61 @@ TEST(ImageCorrupt, VerifyNamesTheBadBlock) {
 }
 
 TEST(ImageCorrupt, RandomGarbageNeverOpens) {
-  std::mt19937 rng(99);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(99)));
   for (int i = 0; i < 2000; ++i) {
     std::vector<uint8_t> v(rng() % 300);
     for (auto& b : v) b = static_cast<uint8_t>(rng());
     if (v.size() >= 4 && i % 2) std::memcpy(v.data(), "NDPI", 4);
     EXPECT_FALSE(ImageReader::open_view(v.data(), v.size()).ok());
   }
+}
+
+// Issue 15: read_tensor / read_region allocated the whole output before any block was checked. 64
+// chunks of zeros are 64 x 9 CONST blocks, about 10 KB of image for 8 MiB of output; with the first
+// block broken, a read must fail having allocated at most one chunk, not the 8 MiB the table claims.
+TEST(ImageCorrupt, FailedReadAllocatesOnlyWhatDecoded) {
+  constexpr uint64_t kChunk = 65536, kChunks = 64;
+  const std::vector<uint8_t> zeros(2 * kChunk * kChunks, 0);
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("z", DType::kBF16, {kChunk * kChunks}, zeros.data(), zeros.size(), {kChunk}).ok());
+  auto img = w.finish().value();
+  EXPECT_LT(img.size(), 16384u);  // 64 x (9 CONST blocks + index entry)
+  {
+    auto r = ImageReader::open_view(img.data(), img.size());
+    ASSERT_TRUE(r.ok());
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(r.value()->read_tensor(0, out).ok());
+    EXPECT_EQ(out, zeros);  // valid: the whole expansion is real data
+    img[r.value()->block_offset(0, 0, 0) + 12] ^= 1;  // chunk 0's first CONST byte: checksum fails
+  }
+  auto r = ImageReader::open_view(img.data(), img.size());
+  ASSERT_TRUE(r.ok());
+  std::vector<uint8_t> out;
+  EXPECT_FALSE(r.value()->read_tensor(0, out).ok());
+  EXPECT_LE(out.capacity(), 2 * kChunk) << "read_tensor allocated before checking a block";
+  std::vector<uint8_t> region;
+  EXPECT_FALSE(r.value()->read_region(0, Region{}, region).ok());
+  EXPECT_LE(region.capacity(), 2 * kChunk) << "read_region allocated before checking a block";
+}
+
+// The table checksum is checked before the names, and duplicate names are found with one hash pass.
+TEST(ImageCorrupt, DuplicateNameCheckedAfterTheTableChecksum) {
+  std::vector<std::vector<uint8_t>> orig;
+  const auto img = small_image(&orig);  // tensors "a", "b", "kv"
+  uint64_t toff = 0;
+  for (int i = 0; i < 8; ++i) toff |= uint64_t{img[16 + static_cast<size_t>(i)]} << (8 * i);
+  size_t b_name = 0;
+  for (size_t i = toff; i + 3 <= img.size(); ++i)
+    if (img[i] == 1 && img[i + 1] == 0 && img[i + 2] == 'b') b_name = i + 2;  // u16 length 1, then "b"
+  ASSERT_NE(b_name, 0u);
+  auto v = img;
+  v[b_name] = 'a';  // table checksum not updated: a corrupted table, reported as such
+  auto r = ImageReader::open_bytes(v);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("checksum mismatch"), std::string::npos) << r.status().message();
+  r = ImageReader::open_bytes(patch_table(img, b_name - toff, 'a'));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("duplicate tensor name 'a'"), std::string::npos) << r.status().message();
 }
 
 }  // namespace

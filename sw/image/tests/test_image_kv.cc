@@ -6,6 +6,7 @@
 #include <random>
 
 #include "ndp/image.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 // Token-major KV vectors: per channel a scale (so the channel-major delta exponents are small),
 // with occasional zeros, subnormals and Inf/NaN.
 std::vector<uint16_t> kv_data(DType t, uint64_t tokens, const KvGeometry& g, uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   std::normal_distribution<float> nd(0.0f, 1.0f);
   const uint64_t per = uint64_t{g.channels} * g.heads;
   std::vector<float> scale(per);

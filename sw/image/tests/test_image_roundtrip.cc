@@ -1,6 +1,8 @@
 // Image writer/reader round trips: every dtype, layout and codec policy; statistics; files; regions.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "image_test_util.h"
@@ -115,11 +117,11 @@ TEST(ImageRoundTrip, GuardFlagInStoredHeaders) {
   }
 }
 
-TEST(ImageRoundTrip, FileAndMmap) {
+TEST(ImageRoundTrip, File) {
   auto d = weights(DType::kFP16, 70000, 7);
   ImageWriter w;
   ASSERT_TRUE(w.add_tensor("x", DType::kFP16, {700, 100}, d.data(), d.size()).ok());
-  const std::string path = testing::TempDir() + "/ndp_image_test.ndpi";
+  const std::string path = ::testing::TempDir() + "/ndp_image_test.ndpi";
   ASSERT_TRUE(w.write_file(path).ok());
   auto r = ImageReader::open_file(path);
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -133,6 +135,31 @@ TEST(ImageRoundTrip, FileAndMmap) {
   auto missing = ImageReader::open_file(path);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find(path), std::string::npos);
+}
+
+// Issue 15: open_file mapped the image, so a file truncated by another process while the reader was
+// open raised SIGBUS on the next read (the test process died). The reader now owns a copy: reads
+// after the truncation still return the data, and a directory or FIFO is a clean error.
+TEST(ImageRoundTrip, FileTruncatedWhileOpen) {
+  auto d = weights(DType::kBF16, 200000, 9);
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("x", DType::kBF16, {200000}, d.data(), d.size()).ok());
+  const std::string path = ::testing::TempDir() + "/ndp_image_trunc.ndpi";
+  ASSERT_TRUE(w.write_file(path).ok());
+  auto r = ImageReader::open_file(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(truncate(path.c_str(), 100), 0);  // keep the header only
+  std::vector<uint8_t> back;
+  ASSERT_TRUE(r.value()->read_tensor(0, back).ok());
+  EXPECT_EQ(back, d);
+  EXPECT_TRUE(r.value()->verify().empty());
+  auto again = ImageReader::open_file(path);  // a new open sees the short file: an error, no crash
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("truncated"), std::string::npos) << again.status().message();
+  std::remove(path.c_str());
+  auto dir = ImageReader::open_file(::testing::TempDir());
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.status().message().find("not a regular file"), std::string::npos) << dir.status().message();
 }
 
 TEST(ImageRoundTrip, WriterRejectsBadInput) {
@@ -214,6 +241,61 @@ TEST(ImageRegion, IntegerTensorsFullOnly) {
   std::vector<uint8_t> out;
   ASSERT_TRUE(r->read_region(0, Region{}, out).ok());
   EXPECT_EQ(out, d);
+}
+
+// Issue 15: a tensor that failed half-way stayed in the writer's tables (with its chunk data), so a
+// later finish() described blocks that were never completed. A failed add now leaves the writer as
+// it was: here the image limit stops tensor "b" at its third chunk, and finish() must give exactly
+// the image of a writer that only ever saw "a".
+TEST(ImageWriterAtomic, FailedAddLeavesTheWriterAsItWas) {
+  const auto a = imgtest::weights(DType::kBF16, 3000, 11);
+  const auto b = imgtest::weights(DType::kFP32, 8192, 12);  // 8 chunks of 1024, hardly compressible
+  const TensorOptions to{1024};
+  ImageWriter only_a;
+  ASSERT_TRUE(only_a.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  const uint64_t a_bytes = only_a.image_bytes();
+  const auto expect = only_a.finish().value();
+
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  w.set_max_image_bytes(a_bytes + 2 * 4096 + 1000);  // room for about two chunks of "b"
+  Status st = w.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("tensor 'b' chunk 2: the image would exceed its limit"), std::string::npos)
+      << st.message();
+  EXPECT_EQ(w.image_bytes(), a_bytes);
+  ASSERT_EQ(w.stats().size(), 1u);
+  // A failed add of an existing name must not release it either.
+  EXPECT_FALSE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  EXPECT_FALSE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  auto img = w.finish();
+  ASSERT_TRUE(img.ok()) << img.status().message();
+  EXPECT_EQ(img.value(), expect);
+  auto r = ImageReader::open_bytes(img.value());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r.value()->verify().empty());
+
+  // Without the limit, the same add then succeeds and gives the two-tensor image.
+  ImageWriter w2, ab;
+  ASSERT_TRUE(w2.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  w2.set_max_image_bytes(a_bytes + 1);
+  ASSERT_FALSE(w2.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  w2.set_max_image_bytes(0);
+  ASSERT_TRUE(w2.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  ASSERT_TRUE(ab.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), to).ok());
+  ASSERT_TRUE(ab.add_tensor("b", DType::kFP32, {8192}, b.data(), b.size(), to).ok());
+  EXPECT_EQ(w2.finish().value(), ab.finish().value());
+}
+
+// The limit is exact: an image of exactly max bytes is accepted.
+TEST(ImageWriterAtomic, LimitIsInclusive) {
+  const auto a = imgtest::weights(DType::kBF16, 3000, 11);
+  ImageWriter probe;
+  ASSERT_TRUE(probe.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), {1024}).ok());
+  ImageWriter w;
+  w.set_max_image_bytes(probe.image_bytes());
+  ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), {1024}).ok());
+  EXPECT_EQ(w.finish().value().size(), probe.image_bytes());
 }
 
 }  // namespace

@@ -22,14 +22,26 @@ namespace {
 
 class JsonParser {
  public:
-  JsonParser(const char* t, size_t n, const std::string& what, uint64_t base)
-      : t_(t), n_(n), what_(what), base_(base) {}
+  JsonParser(const char* t, size_t n, const std::string& what, uint64_t base, const JsonLimits& lim)
+      : t_(t), n_(n), what_(what), base_(base), lim_(lim) {}
 
   Status parse_document(JsonValue* v) {
+    values_left_ = lim_.max_values;
     NDP_RETURN_IF_ERROR(value(v, 0));
+    return end_of_document();
+  }
+
+  // The top-level object, one member tree at a time (parse_json_object).
+  Status parse_members(const std::function<Status(std::string&, JsonValue&)>& fn) {
     ws();
-    if (i_ != n_) return err("unexpected data after the JSON value");
-    return Status::Ok();
+    if (eof() || c() != '{') return err("expected a JSON object");
+    Status st = members(1, [&](std::string& key) {
+      values_left_ = lim_.max_values;
+      JsonValue v;
+      Status vs = value(&v, 1);
+      return vs.ok() ? fn(key, v) : vs;
+    });
+    return st.ok() ? end_of_document() : st;
   }
 
  private:
@@ -40,9 +52,17 @@ class JsonParser {
     while (!eof() && (c() == ' ' || c() == '\t' || c() == '\n' || c() == '\r')) ++i_;
   }
 
+  Status end_of_document() {
+    ws();
+    if (i_ != n_) return err("unexpected data after the JSON value");
+    return Status::Ok();
+  }
+
   Status value(JsonValue* v, int depth) {
     ws();
     if (eof()) return err("unexpected end of text, expected a value");
+    if (values_left_ == 0) return err("more than " + std::to_string(lim_.max_values) + " values");
+    --values_left_;
     v->pos = base_ + i_;
     switch (c()) {
       case '{': return object(v, depth + 1);
@@ -222,8 +242,17 @@ class JsonParser {
   }
 
   Status object(JsonValue* v, int depth) {
-    if (depth > kJsonMaxDepth) return err("nesting deeper than " + std::to_string(kJsonMaxDepth));
     v->kind = JsonValue::Kind::kObject;
+    return members(depth, [&](std::string& key) {
+      v->keys.push_back(std::move(key));
+      v->vals.emplace_back();
+      return value(&v->vals.back(), depth);
+    });
+  }
+
+  // Object syntax at i_ ('{'); member(key) parses the value that follows "key":.
+  Status members(int depth, const std::function<Status(std::string&)>& member) {
+    if (depth > kJsonMaxDepth) return err("nesting deeper than " + std::to_string(kJsonMaxDepth));
     std::unordered_set<std::string> keys;
     ++i_;
     ws();
@@ -244,9 +273,7 @@ class JsonParser {
       ws();
       if (eof() || c() != ':') return err("expected ':' after object key");
       ++i_;
-      v->keys.push_back(std::move(key));
-      v->vals.emplace_back();
-      NDP_RETURN_IF_ERROR(value(&v->vals.back(), depth));
+      NDP_RETURN_IF_ERROR(member(key));
       ws();
       if (eof()) return err("unterminated object");
       if (c() == '}') {
@@ -263,15 +290,25 @@ class JsonParser {
   size_t i_ = 0;
   const std::string& what_;
   uint64_t base_;
+  JsonLimits lim_;
+  uint64_t values_left_ = 0;
 };
 
 }  // namespace
 
-Result<JsonValue> parse_json(const char* text, size_t n, const std::string& what, uint64_t base) {
+Result<JsonValue> parse_json(const char* text, size_t n, const std::string& what, uint64_t base,
+                             const JsonLimits& limits) {
   JsonValue v;
-  JsonParser p(text, n, what, base);
+  JsonParser p(text, n, what, base, limits);
   NDP_RETURN_IF_ERROR(p.parse_document(&v));
   return v;
+}
+
+Status parse_json_object(const char* text, size_t n, const std::string& what, uint64_t base,
+                         const JsonLimits& member_limits,
+                         const std::function<Status(std::string& key, JsonValue& value)>& fn) {
+  JsonParser p(text, n, what, base, member_limits);
+  return p.parse_members(fn);
 }
 
 }  // namespace ndp::io

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "ndp/convert.h"
+#include "ndp/file.h"
 #include "reader_util.h"
 
 namespace ndp {
@@ -64,9 +65,9 @@ Result<ModelFormat> detect_model_format(const std::string& path) {
     if (std::filesystem::exists(std::filesystem::path(path) / "model.properties", ec)) return ModelFormat::kGpt2Raw;
     return Status::Error(path + ": directory without model.properties (" + kFormatList + ")");
   }
-  auto f = io::MappedFile::open(path);
-  if (!f.ok()) return f.status();
-  return detect_bytes(f->data(), f->size(), path);
+  std::vector<uint8_t> f;
+  NDP_RETURN_IF_ERROR(read_whole_file(path, &f));
+  return detect_bytes(f.data(), f.size(), path);
 }
 
 Result<Model> read_model(const std::string& path, ModelFormat fmt) {
@@ -81,10 +82,10 @@ Result<Model> read_model(const std::string& path, ModelFormat fmt) {
     return read_gpt2_raw(path);
   }
   if (is_dir) return Status::Error(path + ": is a directory, but format " + model_format_name(fmt) + " needs a file");
-  auto f = io::MappedFile::open(path);
-  if (!f.ok()) return f.status();
-  const uint8_t* p = f->data();
-  const size_t n = f->size();
+  std::vector<uint8_t> f;  // read, not mapped: a mapped file that shrinks raises SIGBUS (ndp/file.h)
+  NDP_RETURN_IF_ERROR(read_whole_file(path, &f));
+  const uint8_t* p = f.data();
+  const size_t n = f.size();
   if (fmt == ModelFormat::kAuto) {
     auto d = detect_bytes(p, n, path);
     if (!d.ok()) return d.status();

@@ -187,6 +187,8 @@ Result<Model> parse_gguf(const uint8_t* p, size_t n, const std::string& what) {
   uint64_t align;
   NDP_RETURN_IF_ERROR(alignment_of(m, c, &align));
 
+  if (n_tensors > kMaxModelTensors)
+    return c.error_at(8, "tensor count " + std::to_string(n_tensors) + " exceeds " + std::to_string(kMaxModelTensors));
   if (n_tensors > c.remaining() / 24)  // every tensor info is at least 24 bytes
     return c.error("truncated: " + std::to_string(n_tensors) + " tensor infos cannot fit in the " +
                    std::to_string(c.remaining()) + " bytes left");

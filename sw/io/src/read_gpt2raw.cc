@@ -100,6 +100,8 @@ Status expected_shape(const std::string& file, const std::string& kind, const st
 
 Status read_dat(const fs::path& file, const std::string& name, const std::string& kind, const Dims& d, Model* m) {
   const std::string fname = file.string();
+  if (m->tensors.size() == kMaxModelTensors)
+    return io::reader_error(fname, 0, "more than " + std::to_string(kMaxModelTensors) + " tensors in the directory");
   std::string base = file.filename().string();
   base.resize(base.size() - 4);  // ".dat"
   std::error_code ec;

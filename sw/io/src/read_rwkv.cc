@@ -109,7 +109,11 @@ Result<Model> parse_rwkv(const uint8_t* p, size_t n, const std::string& what) {
   m.format = ModelFormat::kRwkv;
   NDP_RETURN_IF_ERROR(read_header(c, &m));
   std::unordered_set<std::string> seen;
-  while (c.remaining() > 0) NDP_RETURN_IF_ERROR(read_tensor(c, &m, &seen));
+  while (c.remaining() > 0) {
+    if (m.tensors.size() == kMaxModelTensors)
+      return c.error("more than " + std::to_string(kMaxModelTensors) + " tensors");
+    NDP_RETURN_IF_ERROR(read_tensor(c, &m, &seen));
+  }
   if (m.tensors.empty()) return c.error("rwkv.cpp file holds no tensors");
   NDP_RETURN_IF_ERROR(check_complete(c, m));
   return m;

@@ -15,6 +15,10 @@ using io::JsonValue;
 using io::reader_error;
 
 constexpr uint64_t kMaxHeader = 100u << 20;  // the limit the reference implementation enforces
+// Values one top-level member (a tensor entry or __metadata__) may hold. An entry has 6 plus its
+// dimensions; the header is parsed member by member, so the JSON trees never cost more than this
+// many values (~128 bytes each) at a time, whatever the header (docs/readers.md, "Bounds").
+constexpr uint64_t kMaxMemberValues = 65536;
 
 struct Entry {
   std::string name;
@@ -123,25 +127,20 @@ Result<Model> parse_safetensors(const uint8_t* p, size_t n, const std::string& w
     return c.error_at(0, "header length " + std::to_string(hlen) + " exceeds the " + std::to_string(c.remaining()) +
                              " bytes after it");
   if (hlen < 2 || p[8] != '{') return c.error_at(8, "header does not start with '{'");
-  auto json = io::parse_json(reinterpret_cast<const char*>(p + 8), static_cast<size_t>(hlen), what, 8);
-  if (!json.ok()) return json.status();
-  const JsonValue& root = json.value();
-  if (root.kind != JsonValue::Kind::kObject) return c.error_at(8, "header is not a JSON object");
-
   const uint64_t data_start = 8 + hlen, data_size = n - data_start;
   Model m;
   m.format = ModelFormat::kSafetensors;
   std::vector<Entry> entries;
-  for (size_t i = 0; i < root.keys.size(); ++i) {
-    const std::string& k = root.keys[i];
-    const JsonValue& v = root.vals[i];
-    if (k == "__metadata__") {
-      NDP_RETURN_IF_ERROR(parse_metadata(what, v, &m));
-      continue;
-    }
-    entries.emplace_back();
-    NDP_RETURN_IF_ERROR(parse_entry(what, k, v, data_size, &entries.back()));
-  }
+  Status st = io::parse_json_object(
+      reinterpret_cast<const char*>(p + 8), static_cast<size_t>(hlen), what, 8, {kMaxMemberValues},
+      [&](std::string& k, JsonValue& v) {
+        if (k == "__metadata__") return parse_metadata(what, v, &m);
+        if (entries.size() == kMaxModelTensors)
+          return reader_error(what, v.pos, "more than " + std::to_string(kMaxModelTensors) + " tensors");
+        entries.emplace_back();
+        return parse_entry(what, k, v, data_size, &entries.back());
+      });
+  NDP_RETURN_IF_ERROR(st);
   std::vector<io::ByteRange> ranges;
   std::vector<std::string> names;
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ndp/checked.h"
 #include "ndp/model_reader.h"
 #include "ndp/status.h"
 
@@ -16,9 +17,9 @@ inline Status reader_error(const std::string& what, uint64_t off, const std::str
   return Status::Error(what + ": offset " + std::to_string(off) + ": " + msg);
 }
 
-// a*b and a+b into *r; false on uint64 overflow.
-inline bool mul_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_mul_overflow(a, b, r); }
-inline bool add_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_add_overflow(a, b, r); }
+// a*b and a+b into *r; false on uint64 overflow (ndp/checked.h).
+using ndp::add_ok;
+using ndp::mul_ok;
 
 // Element count of a shape; false on overflow.
 inline bool shape_elements(const std::vector<uint64_t>& shape, uint64_t* n) {
@@ -108,24 +109,6 @@ Status check_no_overlap(std::vector<ByteRange>& ranges, const std::vector<std::s
 }  // namespace ndp::io
 
 namespace ndp::io {
-
-// A read-only memory mapping of a whole file (an empty file maps to data() == nullptr, size 0).
-class MappedFile {
- public:
-  static Result<MappedFile> open(const std::string& path);
-  MappedFile() = default;
-  MappedFile(MappedFile&& o) noexcept { *this = std::move(o); }
-  MappedFile& operator=(MappedFile&& o) noexcept;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  ~MappedFile();
-  const uint8_t* data() const { return p_; }
-  size_t size() const { return n_; }
-
- private:
-  const uint8_t* p_ = nullptr;
-  size_t n_ = 0;
-};
 
 // Read exactly `n` bytes of `path` into *out (one read); error if the file is shorter.
 Status read_file_exact(const std::string& path, uint64_t n, std::vector<uint8_t>* out);

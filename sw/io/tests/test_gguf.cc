@@ -158,7 +158,13 @@ TEST(Gguf, HugeCountsFailFastWithoutAllocating) {
   c.u32(3);
   c.u64(uint64_t{1} << 62);
   c.u64(0);
-  expect_error(parse(c.b), "t.gguf", "tensor infos cannot fit");
+  expect_error(parse(c.b), "t.gguf", "tensor count 4611686018427387904 exceeds 65536");  // kMaxModelTensors
+  synth::Bytes d;
+  d.str("GGUF");
+  d.u32(3);
+  d.u64(65536);
+  d.u64(0);
+  expect_error(parse(d.b), "t.gguf", "tensor infos cannot fit");
 }
 
 }  // namespace

@@ -125,5 +125,15 @@ TEST(Llama2c, ImplausibleHeaders) {
   expect_error(parse_llama2c(b.data(), b.size(), "t.bin"), "t.bin", "version 1/2 export");
 }
 
+// Issue 15 (the KV-trace class of bug in the other readers): int32 header fields whose products
+// exceed 64 bits (L x H x D = 2^31 x 2^31 x 2^30) are an overflow error, never a wrapped size
+// that could match the file.
+TEST(Llama2c, HeaderProductsOverflowCleanly) {
+  std::vector<uint8_t> b(28, 0);
+  const int32_t h[7] = {1 << 30, 0x7fffffff, 0x7fffffff, 1 << 29, 1 << 29, 0x7fffffff, 0x7fffffff};
+  std::memcpy(b.data(), h, sizeof h);
+  expect_error(parse_llama2c(b.data(), b.size(), "t.bin"), "t.bin", "overflows 64 bits");
+}
+
 }  // namespace
 }  // namespace ndp

@@ -8,6 +8,7 @@
 #include "ndp/model_reader.h"
 #include "synth.h"
 #include "test_util.h"
+#include "ndp/test_seed.h"
 
 namespace ndp {
 namespace {
@@ -58,7 +59,7 @@ void check_truncations(const Input& in, size_t dense, size_t stride) {
 
 // Random byte corruption: any result is fine as long as nothing crashes and errors are well formed.
 void check_corruptions(const Input& in, int iterations, size_t hot, uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   int errors = 0;
   for (int it = 0; it < iterations; ++it) {
     std::vector<uint8_t> t = in.bytes;

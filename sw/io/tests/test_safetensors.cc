@@ -93,8 +93,10 @@ TEST(Safetensors, RejectsMalformedJson) {
       {"{\"a\":\"\xff\"}", "invalid UTF-8"},
       {"{\"a\":\"x", "unterminated string"},
       {"{\"a\":[1,2}", "expected ',' or ']'"},
-      {"{\"a\":1,\"a\":2}", "duplicate key \"a\""},
-      {"{\"a\":1} x", "unexpected data after"},
+      // Members are checked as they are parsed (the first error in document order is reported), so
+      // these two cases use a valid first member to reach the JSON-level error.
+      {"{\"__metadata__\":{},\"__metadata__\":{}}", "duplicate key \"__metadata__\""},
+      {"{\"__metadata__\":{}} x", "unexpected data after"},
       {"{\"a\":99999999999999999999}", "does not fit"},
       {"{\"a\":tru}", "invalid literal"},
       {"{\"a\":\"tab\there\"}", "control character"},
@@ -129,6 +131,42 @@ TEST(Safetensors, ManyTensorsParseQuickly) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->tensors.size(), 20000u);
   EXPECT_FLOAT_EQ(testing::f32_at(r->tensors[19999], 0), 19999.0f);
+}
+
+// Issue 15: a header of `[0,0,...]` cost ~128 bytes of JSON tree per 2 bytes of text (a 100 MiB
+// header could demand ~6 GB). The header is now parsed one top-level member at a time, each member
+// at most 65536 values: a long array is an error naming the offset where the budget ran out...
+TEST(Safetensors, MemberValueBudget) {
+  std::string arr = "{\"a\":[0";
+  for (int i = 0; i < 70000; ++i) arr += ",0";
+  arr += "]}";
+  auto r = parse(with_header(arr, 0));
+  // Value 65537 is the 65536th array element (the array itself is value 1), at 6 + 2 * 65535.
+  expect_error(r, "t.st", "more than 65536 values");
+  EXPECT_EQ(r.status().message().rfind("t.st: offset " + std::to_string(8 + 6 + 2 * 65535) + ":", 0), 0u)
+      << r.status().message();
+  // ... while the budget is per member: 65536 tensor entries (about a million values) are fine, and
+  // one more is the tensor-count limit (kMaxModelTensors), not the value budget.
+  std::string many = "{";
+  for (int i = 0; i < 65536; ++i)
+    many += (i ? ",\"t" : "\"t") + std::to_string(i) + "\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}";
+  auto ok = parse(with_header(many + "}", 0));
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->tensors.size(), 65536u);
+  expect_error(parse(with_header(many + ",\"x\":{}}", 0)), "t.st", "more than 65536 tensors");
+}
+
+// Depth stays bounded (64) and the header length capped (100 MiB), both with clear errors.
+TEST(Safetensors, DepthAndHeaderCaps) {
+  std::string deep = "{\"a\":";
+  for (int i = 0; i < 70; ++i) deep += "[";
+  for (int i = 0; i < 70; ++i) deep += "]";
+  deep += "}";
+  expect_error(parse(with_header(deep, 0)), "t.st", "nesting deeper than 64");
+  synth::Bytes b;
+  b.u64((100u << 20) + 1);
+  b.str("{}");
+  expect_error(parse(b.b), "t.st", "exceeds the 100 MiB limit");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "ndp/llama.h"
@@ -26,12 +27,16 @@ Status int_field(const json& o, const char* k, int& out, int def = -1) {
   return Status::Ok();
 }
 
-// Number field; absent or null keeps the default.
+// Number field; absent or null keeps the default. The value must be a finite float: converting a
+// double beyond FLT_MAX to float is undefined behaviour, so the range is checked first.
 Status float_field(const json& o, const char* k, float& out) {
   auto it = o.find(k);
   if (it == o.end() || it->is_null()) return Status::Ok();
   if (!it->is_number()) return Status::Error(std::string("field ") + k + " is not a number");
-  out = it->get<float>();
+  const double d = it->get<double>();
+  if (!(std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max())))
+    return Status::Error(std::string("field ") + k + " is out of the float range");
+  out = static_cast<float>(d);
   return Status::Ok();
 }
 

@@ -44,6 +44,10 @@ Result<KvTrace> record_kv_trace(const LlamaModel& m, const GenerateOptions& opt,
                          std::to_string(n) + " positions");
   Sampler sampler(c.vocab_size, opt.temperature, opt.topp, opt.seed);
   NDP_RETURN_IF_ERROR(sampler.check());
+  uint64_t elems = 0;  // the trace the recorder allocates: n_layers x 2 x kv_heads x n x head_size
+  if (!product_ok({uint64_t(c.n_layers), 2, uint64_t(c.n_kv_heads), uint64_t(n), uint64_t(c.head_size)}, &elems) ||
+      elems > kKvTraceMaxElems)
+    return Status::Error("record: a trace of " + std::to_string(n) + " tokens exceeds the KV trace limit of 2^33 elements");
   KvTrace trace;
   KvRecorder rec(c, static_cast<uint32_t>(n), trace);
   trace.seed = opt.seed;

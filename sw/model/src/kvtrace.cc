@@ -13,7 +13,7 @@ namespace {
 constexpr char kMagic[4] = {'N', 'K', 'V', 'T'};
 constexpr uint16_t kVersion = 1;
 // Largest payload accepted (16 GiB): keeps size arithmetic far from overflow.
-constexpr uint64_t kMaxElems = uint64_t{1} << 33;
+constexpr uint64_t kMaxElems = kKvTraceMaxElems;
 
 template <typename T>
 void put(std::vector<uint8_t>& b, size_t off, T v) {
@@ -48,11 +48,12 @@ Status check_kv_trace(const KvTrace& t) {
     return Status::Error("kv trace: n_layers, n_kv_heads, head_dim and n_tokens must be non-zero");
   if (t.n_layers > 65536 || t.n_kv_heads > 65536 || t.head_dim > 65536 || t.n_tokens > (1u << 24))
     return Status::Error("kv trace: geometry out of range");
-  if (t.streams() * t.stream_elems() > kMaxElems) return Status::Error("kv trace: payload larger than 16 GiB");
+  uint64_t elems = 0;
+  if (!t.payload_elems(&elems) || elems > kMaxElems) return Status::Error("kv trace: payload larger than 16 GiB");
   if (t.tokens.size() != t.n_tokens) return Status::Error("kv trace: token list length differs from n_tokens");
-  if (t.kv.size() != t.streams() * t.stream_elems())
+  if (t.kv.size() != elems)
     return Status::Error("kv trace: payload has " + std::to_string(t.kv.size()) + " elements, expected " +
-                         std::to_string(t.streams() * t.stream_elems()));
+                         std::to_string(elems));
   if (t.model_name.size() > 65535) return Status::Error("kv trace: model name longer than 65535 bytes");
   return Status::Ok();
 }
@@ -123,8 +124,10 @@ Result<KvTrace> parse_kv_trace(const uint8_t* p, size_t n, const std::string& wh
   if (t.n_layers == 0 || t.n_kv_heads == 0 || t.head_dim == 0 || t.n_tokens == 0 || t.n_layers > 65536 ||
       t.n_kv_heads > 65536 || t.head_dim > 65536 || t.n_tokens > (1u << 24))
     return err(8, "geometry out of range");
-  if (t.streams() * t.stream_elems() > kMaxElems) return err(8, "payload larger than 16 GiB");
-  const uint64_t need = kKvTraceHeaderBytes + name + 4 * uint64_t{t.n_tokens} + 2 * t.streams() * t.stream_elems();
+  uint64_t elems = 0;
+  if (!t.payload_elems(&elems) || elems > kMaxElems) return err(8, "payload larger than 16 GiB");
+  // elems <= 2^33, n_tokens <= 2^24, name < 2^16: the sum cannot overflow.
+  const uint64_t need = kKvTraceHeaderBytes + name + 4 * uint64_t{t.n_tokens} + 2 * elems;
   if (n != need)
     return err(n < need ? n : need, "file is " + std::to_string(n) + " bytes, header implies " + std::to_string(need));
   if (trace_checksum(p, n) != checksum)
@@ -135,7 +138,7 @@ Result<KvTrace> parse_kv_trace(const uint8_t* p, size_t n, const std::string& wh
   t.tokens.resize(t.n_tokens);
   std::memcpy(t.tokens.data(), p + off, 4 * t.tokens.size());
   off += 4 * t.tokens.size();
-  t.kv.resize(t.streams() * t.stream_elems());
+  t.kv.resize(elems);
   std::memcpy(t.kv.data(), p + off, 2 * t.kv.size());
   return t;
 }

@@ -3,30 +3,24 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "ndp/file.h"
 
 namespace ndp {
 namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::string> read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) return Status::Error(p.string() + ": cannot open");
-  std::ostringstream s;
-  s << f.rdbuf();
-  if (f.bad()) return Status::Error(p.string() + ": read error");
-  return s.str();
-}
+Result<std::string> read_text(const fs::path& p) { return read_text_file(p.string()); }  // <= 16 MiB
 
 // All *.safetensors files of a directory, merged into one Model (sorted by name).
 Result<Model> read_safetensors_dir(const fs::path& dir) {
   std::vector<fs::path> shards;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".safetensors") shards.push_back(e.path());
+  // increment(ec), not ++: a range-for throws filesystem_error when the listing fails mid-way.
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".safetensors") shards.push_back(it->path());
   if (ec) return Status::Error(dir.string() + ": " + ec.message());
   if (shards.empty()) return Status::Error(dir.string() + ": no .safetensors files in the directory");
   std::sort(shards.begin(), shards.end());

@@ -11,6 +11,7 @@
 #include "naive_llama.h"
 #include "ndp/convert.h"
 #include "ndp/model_reader.h"
+#include "ndp/test_seed.h"
 
 namespace testmodel {
 
@@ -50,7 +51,7 @@ struct Built {
 
 class Builder {
  public:
-  Builder(const Spec& s, uint32_t seed) : s_(s), rng_(seed) {}
+  Builder(const Spec& s, uint32_t seed) : s_(s), rng_(static_cast<uint32_t>(ndp::testing::test_seed(seed))) {}
 
   Built build() {
     Built b;

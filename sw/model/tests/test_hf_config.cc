@@ -65,6 +65,12 @@ TEST(HfConfig, Errors) {
   st = ndp::parse_hf_llama_config(gpt2, c);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("gpt2"), std::string::npos) << st.message();
+  // Issue 15 (fuzz_hf_config): a double beyond FLT_MAX was converted to float (undefined behaviour).
+  const std::string big = R"({"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+      "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 256, "rms_norm_eps": 1e300})";
+  st = ndp::parse_hf_llama_config(big, c);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("rms_norm_eps is out of the float range"), std::string::npos) << st.message();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "ndp/convert.h"
 #include "ndp/kv_analysis.h"
+#include "ndp/test_seed.h"
 
 namespace {
 
@@ -19,7 +20,7 @@ ndp::KvTrace channel_structured(uint32_t T, uint32_t C, uint32_t heads, uint32_t
   t.model_name = "synthetic";
   t.tokens.assign(T, 1);
   t.kv.resize(t.streams() * t.stream_elems());
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   std::normal_distribution<float> noise(1.0f, 0.2f);
   for (uint64_t s = 0; s < t.streams(); ++s) {
     std::vector<float> scale(C);

@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <random>
 
+#include <xxhash.h>
+
 #include "ndp/kvtrace.h"
+#include "ndp/test_seed.h"
 
 namespace {
 
@@ -16,7 +19,7 @@ ndp::KvTrace sample_trace(uint32_t seed) {
   t.seed = 0x1122334455667788ull;
   t.rope_style = 1;
   t.model_name = "unit-test model";
-  std::mt19937 rng(seed);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed)));
   for (uint32_t i = 0; i < t.n_tokens; ++i) t.tokens.push_back(rng() % 512);
   t.kv.resize(t.streams() * t.stream_elems());
   for (auto& x : t.kv) x = static_cast<uint16_t>(rng());
@@ -94,6 +97,34 @@ TEST(KvTrace, HugeGeometryIsRejectedWithoutAllocating) {
   std::memcpy(b.data() + 16, &big, 4);  // head_dim
   auto r = ndp::parse_kv_trace(b.data(), b.size(), "huge");
   EXPECT_FALSE(r.ok());
+}
+
+// Issue 15: 65536 layers x 65536 KV heads x 128 channels x 2^24 tokens is 2^64 elements, which wrapped
+// to 0 in streams() * stream_elems(): an empty payload passed check_kv_trace and a 64 MiB file with
+// only the token ids parsed, after which stream() pointed far outside kv and analyze-kv allocated 2^48 bytes.
+TEST(KvTrace, PayloadProductOverflowIsRejected) {
+  ndp::KvTrace t;
+  t.n_layers = 65536, t.n_kv_heads = 65536, t.head_dim = 128, t.n_tokens = 1u << 24;
+  uint64_t elems = 0;
+  EXPECT_FALSE(t.payload_elems(&elems));
+  t.tokens.assign(t.n_tokens, 0);  // consistent token list, empty payload: only the product can catch it
+  ndp::Status st = ndp::check_kv_trace(t);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("16 GiB"), std::string::npos) << st.message();
+  EXPECT_FALSE(ndp::serialize_kv_trace(t).ok());
+
+  // The same geometry as a file: header + 2^24 token ids, a valid checksum, no payload.
+  std::vector<uint8_t> b(ndp::kKvTraceHeaderBytes + 4 * size_t{t.n_tokens}, 0);
+  std::memcpy(b.data(), "NKVT", 4);
+  b[4] = 1;  // version
+  b[6] = static_cast<uint8_t>(ndp::DType::kBF16);
+  const uint32_t geo[4] = {t.n_layers, t.n_kv_heads, t.head_dim, t.n_tokens};
+  std::memcpy(b.data() + 8, geo, sizeof geo);
+  const uint32_t sum = XXH32(b.data(), b.size(), 0);  // the checksum field reads as zero
+  std::memcpy(b.data() + 40, &sum, 4);
+  auto r = ndp::parse_kv_trace(b.data(), b.size(), "wrap.nkvt");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "wrap.nkvt: offset 8: payload larger than 16 GiB");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "ndp/convert.h"
 #include "ndp/kv_record.h"
 #include "ndp/llama.h"
+#include "ndp/test_seed.h"
 
 namespace {
 
@@ -24,7 +25,7 @@ void check(const Spec& s, uint32_t seed) {
   Built b = Builder(s, seed).build();
   auto lm = ndp::llama_from_model(b.model, s.naming == Naming::kHf ? b.config_json : "");
   ASSERT_TRUE(lm.ok()) << lm.status().message();
-  std::mt19937 rng(seed ^ 0x5555u);
+  std::mt19937 rng(static_cast<uint32_t>(ndp::testing::test_seed(seed ^ 0x5555u)));
   std::vector<int> tokens(s.seq);
   for (int& t : tokens) t = static_cast<int>(rng() % s.vocab);
   std::vector<std::vector<std::vector<naive::Vec>>> ref_kv;

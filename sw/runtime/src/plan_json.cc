@@ -33,10 +33,9 @@ std::string plan_to_json(const Plan& p) {
 namespace {
 
 Result<int> req_int(const Json& o, const char* key, const std::string& where) {
-  auto v = detail::get_int(o, key, where);
+  auto v = detail::get_int(o, key, where, -1, 1 << 20);
   if (!v.ok()) return v.status();
   if (!v.value()) return Status::Error(where + ": missing \"" + key + "\"");
-  if (*v.value() < -1 || *v.value() > (1 << 20)) return Status::Error(where + "." + key + ": out of range");
   return static_cast<int>(*v.value());
 }
 
@@ -160,7 +159,7 @@ namespace {
 
 Status parse_planner_opts(const Json& o, const std::string& where, PlannerOptions& opt) {
   if (!o.is_object()) return Status::Error(where + ": expected an object");
-  auto dn = detail::get_int(o, "dram_node", where);
+  auto dn = detail::get_int(o, "dram_node", where, -1, 1 << 20);
   if (!dn.ok()) return dn.status();
   if (dn.value()) opt.dram_node = static_cast<int>(*dn.value());
   auto lim = detail::get_size(o, "dram_limit", where);

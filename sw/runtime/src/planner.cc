@@ -195,6 +195,10 @@ Result<std::vector<TensorReq>> tensors_from_config(const TrainConfig& c) {
   if (!c.params || !c.layers || !c.hidden || !c.context || !c.batch || !c.gpus)
     return Status::Error("train config: params, layers, hidden, context, batch and gpus must all be > 0");
   if (c.params > (UINT64_MAX / 16)) return Status::Error("train config: params too large");
+  // per_layer makes 6 items per layer: bound the list (real models have at most a few hundred layers).
+  if (c.per_layer && c.layers > kMaxTrainLayers)
+    return Status::Error("train config: " + std::to_string(c.layers) + " layers with per_layer (at most " +
+                         std::to_string(kMaxTrainLayers) + ")");
   unsigned __int128 act = static_cast<unsigned __int128>(2) * c.gpus * c.batch * c.context;
   act *= c.layers;
   act *= c.hidden;

@@ -52,7 +52,9 @@ Result<std::vector<int>> parse_cpulist(const std::string& text) {
       if (end == p || b < a) return Status::Error("cpulist '" + s + "': bad range '" + tok + "'");
     }
     if (*end != '\0') return Status::Error("cpulist '" + s + "': bad entry '" + tok + "'");
-    if (b - a > 1 << 20) return Status::Error("cpulist '" + s + "': range too large");
+    if (b > kMaxCpuId) return Status::Error("cpulist '" + s + "': cpu id above " + std::to_string(kMaxCpuId));
+    if (!out.empty() && a <= out.back())
+      return Status::Error("cpulist '" + s + "': entries not ascending ('" + tok + "')");
     for (long c = a; c <= b; ++c) out.push_back(static_cast<int>(c));
   }
   return out;

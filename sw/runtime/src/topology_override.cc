@@ -1,5 +1,6 @@
 // Topology override files: a JSON description of nodes, capacities, performance and distances.
 #include "json_util.h"
+#include "ndp/file.h"
 #include "ndp/runtime/topology.h"
 #include "sysfs.h"
 
@@ -18,8 +19,9 @@ Result<std::vector<int>> parse_cpus(const Json& v, const std::string& where) {
   if (!v.is_array()) return Status::Error(where + ": expected a cpu list (\"0-3\" or [0,1,2,3])");
   std::vector<int> out;
   for (const auto& c : v) {
-    if (!c.is_number_integer() || c.get<int64_t>() < 0 || c.get<int64_t>() > 1 << 20)
-      return Status::Error(where + ": cpu ids must be non-negative integers");
+    if (!c.is_number_integer() || c.get<int64_t>() < 0 || c.get<int64_t>() > detail::kMaxCpuId)
+      return Status::Error(where + ": cpu ids must be integers 0.." + std::to_string(detail::kMaxCpuId));
+    if (!out.empty() && c.get<int>() <= out.back()) return Status::Error(where + ": cpu ids must be ascending");
     out.push_back(c.get<int>());
   }
   return out;
@@ -34,10 +36,9 @@ Status parse_perf(const Json& o, const std::string& where, MemNode& n) {
                 {"read_lat_ns", &n.read_lat_ns},
                 {"write_lat_ns", &n.write_lat_ns}};
   for (auto& f : fields) {
-    auto v = detail::get_int(o, f.key, where);
+    auto v = detail::get_int(o, f.key, where, 0, INT64_MAX);
     if (!v.ok()) return v.status();
     if (!v.value()) continue;
-    if (*v.value() < 0) return Status::Error(where + "." + f.key + ": must be >= 0");
     *f.dst = static_cast<uint64_t>(*v.value());
     n.perf_source = "override";
   }
@@ -47,7 +48,7 @@ Status parse_perf(const Json& o, const std::string& where, MemNode& n) {
 Result<MemNode> parse_node(const Json& o, const std::string& where) {
   if (!o.is_object()) return Status::Error(where + ": expected an object");
   MemNode n;
-  auto id = detail::get_int(o, "id", where);
+  auto id = detail::get_int(o, "id", where, 0, 1 << 20);  // NUMA node ids are small non-negative ints
   if (!id.ok()) return id.status();
   if (!id.value()) return Status::Error(where + ": missing \"id\"");
   n.id = static_cast<int>(*id.value());
@@ -89,10 +90,16 @@ Result<Topology> parse_topology_override(const std::string& text, const std::str
   auto nodes = root.find("nodes");
   if (nodes == root.end() || !nodes->is_array() || nodes->empty())
     return Status::Error(origin + ": \"nodes\" must be a non-empty array");
+  if (nodes->size() > 1024) return Status::Error(origin + ": more than 1024 nodes (ids are 0..1023)");
+  size_t cpus = 0;  // a CPU belongs to one node: at most kMaxCpuId + 1 in all, however the lists are written
   for (size_t i = 0; i < nodes->size(); ++i) {
     auto n = parse_node((*nodes)[i], origin + ": nodes[" + std::to_string(i) + "]");
     if (!n.ok()) return n.status();
-    t.nodes.push_back(n.value());
+    cpus += n.value().cpus.size();
+    if (cpus > static_cast<size_t>(detail::kMaxCpuId) + 1)
+      return Status::Error(origin + ": nodes[" + std::to_string(i) + "]: more than " +
+                           std::to_string(detail::kMaxCpuId + 1) + " CPUs in all");
+    t.nodes.push_back(std::move(n.value()));
   }
   if (auto d = root.find("distance"); d != root.end()) {
     if (!d->is_array()) return Status::Error(origin + ": \"distance\" must be an array of rows");
@@ -112,7 +119,7 @@ Result<Topology> parse_topology_override(const std::string& text, const std::str
 }
 
 Result<Topology> load_topology_override(const std::string& path) {
-  auto text = detail::read_text(path);
+  auto text = read_text_file(path);  // at most kMaxJsonFileBytes
   if (!text.ok()) return text.status();
   return parse_topology_override(text.value(), path);
 }

@@ -214,6 +214,15 @@ TEST(RtTrainConfig, TableOneSizes) {
   EXPECT_EQ(opt, 8 * c.params);
   c.layers = 0;
   EXPECT_FALSE(tensors_from_config(c).ok());
+  // Issue 15: per_layer made 6 items per layer however many layers a request claimed (10^9 layers
+  // tried to build 6 x 10^9 items); the list is bounded now, and the per-component form is not.
+  c.layers = 1000000000;
+  auto huge = tensors_from_config(c);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("at most 65536"), std::string::npos) << huge.status().message();
+  c.per_layer = false;
+  c.context = 1;
+  EXPECT_TRUE(tensors_from_config(c).ok());
 }
 
 TEST(RtPlanner, PaperScenarios) {

@@ -45,7 +45,25 @@ TEST(RtTopologyOverride, RejectsBadInput) {
       {R"({"nodes": [{"id": 0, "cpus": [0], "kind": "hbm", "total": "1G"}]})", "not dram"},
       {R"({"nodes": [{"id": 1, "cpus": [0], "total": "1G"}, {"id": 0, "total": "1G"}]})", "ascending"},
       {R"({"nodes": [{"id": 0, "cpus": "3-1", "total": "1G"}]})", "bad range"},
-      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_bw_mbps": -5}]})", ">= 0"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_bw_mbps": -5}]})", "out of range (0.."},
+      // Issue 15: a double outside int64 was cast (undefined behaviour; x86 gives INT64_MIN, which
+      // narrowed to node 0), and integers beyond int / int64 were narrowed or wrapped silently.
+      {R"({"nodes": [{"id": 1e19, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": -1e300, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 4294967296, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 18446744073709551615, "cpus": [0], "total": "1G"}]})", "id: out of range"},
+      {R"({"nodes": [{"id": 0.5, "cpus": [0], "total": "1G"}]})", "expected an integer"},
+      // Issue 15 (found by fuzz_topology_override's memory bound): each range of a cpu list could
+      // name 2^20 CPUs, so "0-1048576,0-1048576,..." built 4 MiB of ids per 10 bytes of text. Lists
+      // are ascending now, ids at most 65535, and 65536 CPUs in all.
+      {R"({"nodes": [{"id": 0, "cpus": "0-65535,0-65535", "total": "1G"}]})", "not ascending"},
+      {R"({"nodes": [{"id": 0, "cpus": "0-1048576", "total": "1G"}]})", "cpu id above 65535"},
+      {R"({"nodes": [{"id": 0, "cpus": [2, 1], "total": "1G"}]})", "ascending"},
+      {R"({"nodes": [{"id": 0, "cpus": [70000], "total": "1G"}]})", "0..65535"},
+      {R"({"nodes": [{"id": 0, "cpus": "0-65535", "total": "1G"}, {"id": 1, "cpus": "0-65535", "total": "1G"}]})",
+       "more than 65536 CPUs in all"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": 1.8446744073709552e19}]})", "size out of range"},
+      {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G", "read_lat_ns": 9.3e18}]})", "out of range"},
       {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G"}], "distance": [[10, 20]]})", "not square"},
       {R"({"nodes": [{"id": 0, "cpus": [0], "total": "1G"}], "distance": [[10], [10]]})", "rows"},
   };
@@ -55,6 +73,11 @@ TEST(RtTopologyOverride, RejectsBadInput) {
     EXPECT_NE(t.status().message().find(c.needle), std::string::npos) << t.status().message();
     EXPECT_NE(t.status().message().find("t.json"), std::string::npos) << "error must name the file: " << t.status().message();
   }
+  std::string many = R"({"nodes": [)";
+  for (int i = 0; i < 1025; ++i) many += (i ? "," : "") + std::string(R"({"id": )") + std::to_string(i) + R"(, "total": 1})";
+  auto t = parse_topology_override(many + "]}", "t.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("more than 1024 nodes"), std::string::npos) << t.status().message();
   auto missing = load_topology_override("/nonexistent/topo.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("/nonexistent/topo.json"), std::string::npos);

@@ -50,6 +50,23 @@ class [[nodiscard]] Result {
   std::variant<T, Status> v_;
 };
 
+// `msg` made printable on one line: control bytes (newlines in a tensor name read from a file, for
+// instance) become \n, \r, \t or \xNN; other bytes, UTF-8 included, are kept. The CLI prints
+// every error through it.
+inline std::string one_line(const std::string& msg) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string o;
+  o.reserve(msg.size());
+  for (unsigned char c : msg) {
+    if (c >= 0x20 && c != 0x7f) o += static_cast<char>(c);
+    else if (c == '\n') o += "\\n";
+    else if (c == '\r') o += "\\r";
+    else if (c == '\t') o += "\\t";
+    else o += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+  }
+  return o;
+}
+
 #define NDP_RETURN_IF_ERROR(expr)          \
   do {                                     \
     ::ndp::Status _st = (expr);            \

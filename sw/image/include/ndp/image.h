@@ -88,6 +88,10 @@ class ImageWriter {
   ImageWriter(const ImageWriter&) = delete;
   ImageWriter& operator=(const ImageWriter&) = delete;
 
+  // Every add is all or nothing: an add that fails (an error, or an exception such as bad_alloc)
+  // leaves the writer exactly as it was before the call, so finish() still gives a valid image of
+  // the tensors added before.
+  //
   // Add a weight tensor: `bytes` = dtype_bytes(t, N) bytes of data in natural encoding, N = product
   // of shape (empty shape = scalar). Names are unique, 1..65535 bytes. Packs chunks with
   // pack_chunk and encodes every plane block (GUARD flag from the precision rules).
@@ -98,6 +102,10 @@ class ImageWriter {
   // window stores a KVBASE block then the planes of o.layout (o.chunk_elems is ignored).
   Status add_kv_stream(const std::string& name, DType t, const KvGeometry& g, const uint16_t* token_major,
                        uint64_t tokens, const TensorOptions& o = {});
+
+  // Limit on the finished image, e.g. the device DRAM it must fit (0 = none, the default): an add
+  // whose chunks would make image_bytes() exceed it fails at the first chunk that crosses it.
+  void set_max_image_bytes(uint64_t bytes);
 
   const std::vector<TensorStats>& stats() const;
   // Size in bytes the finished image has (header, data, indexes, table).
@@ -130,8 +138,9 @@ struct BadBlock {
 class ImageReader {
  public:
   ~ImageReader();
-  // Open a file (memory-mapped), a byte vector (owned) or a caller-owned view. Validates the header,
-  // the tensor table (with its XXH32) and every plane index; an error names the offset.
+  // Open a file (read into memory, not mapped: a mapped file that shrinks would raise SIGBUS), a byte
+  // vector (owned) or a caller-owned view. Validates the header, the tensor table (its XXH32 first,
+  // then the entries and unique names) and every plane index; an error names the offset.
   static Result<std::unique_ptr<ImageReader>> open_file(const std::string& path);
   static Result<std::unique_ptr<ImageReader>> open_bytes(std::vector<uint8_t> bytes);
   static Result<std::unique_ptr<ImageReader>> open_view(const uint8_t* data, size_t size);
@@ -143,6 +152,9 @@ class ImageReader {
 
   // Whole tensor, bit-exact, natural encoding: dtype_bytes(dtype, N) bytes. KV streams come back
   // token-major [t][h][c], exactly as written.
+  // Both reads grow `out` one chunk at a time, after that chunk's blocks decoded and passed their
+  // checks, so a corrupt image never costs more than the chunks that really decode; on an error
+  // `out` holds at most the chunks read so far.
   Status read_tensor(size_t tensor, std::vector<uint8_t>& out, ReadStats* st = nullptr);
   // Precision region (section 5): fetches only the blocks region_planes() names (KV: plus KVBASE),
   // unpacks with the others absent and assembles the region format. out receives

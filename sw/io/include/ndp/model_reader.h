@@ -58,6 +58,11 @@ namespace ndp {
 
 enum class ModelFormat { kAuto, kSafetensors, kGGUF, kLlama2c, kRwkv, kGpt2Raw };
 
+// Most tensors one model file (or GPT-2 directory) may hold. Real checkpoints hold at most a few
+// thousand per file; the tools downstream cost a few KiB per tensor (analysis histograms, image
+// tables), so a header of millions of empty tensors would otherwise balloon them (docs/readers.md).
+constexpr uint64_t kMaxModelTensors = 65536;
+
 struct Tensor {
   std::string name;
   DType dtype = DType::kFP32;
@@ -86,7 +91,8 @@ const char* model_format_name(ModelFormat f);
 // header whose implied size equals the file size -> llama2c. Otherwise an error listing the formats.
 Result<ModelFormat> detect_model_format(const std::string& path);
 
-// Read a model. kAuto detects with detect_model_format. Files are mapped read-only and parsed in
+// Read a model. kAuto detects with detect_model_format. Files are read into memory (not mapped: a
+// mapped file truncated by another process would raise SIGBUS) and parsed in
 // one pass; GPT-2 directories read each .dat file once.
 Result<Model> read_model(const std::string& path, ModelFormat fmt = ModelFormat::kAuto);
 

@@ -18,12 +18,15 @@
 #include <string>
 #include <vector>
 
+#include "ndp/checked.h"
 #include "ndp/dtype.h"
 #include "ndp/status.h"
 
 namespace ndp {
 
 constexpr size_t kKvTraceHeaderBytes = 64;
+// Largest payload a trace may hold (elements; 16 GiB of 16-bit words): readers and writers reject more.
+constexpr uint64_t kKvTraceMaxElems = uint64_t{1} << 33;
 
 struct KvTrace {
   DType dtype = DType::kBF16;
@@ -35,10 +38,14 @@ struct KvTrace {
   std::vector<uint32_t> tokens;   // n_tokens
   std::vector<uint16_t> kv;       // n_layers * 2 * n_kv_heads * n_tokens * head_dim
 
-  // Number of (layer, kind, head) streams and elements per stream.
+  // Number of (layer, kind, head) streams and elements per stream (each fits in 64 bits).
   uint64_t streams() const { return uint64_t{n_layers} * 2 * n_kv_heads; }
   uint64_t stream_elems() const { return uint64_t{n_tokens} * head_dim; }
-  // First element of stream (layer, kind, head): T x C token-major.
+  // Elements of the whole payload, streams() x stream_elems(), into *n; false when the product
+  // overflows 64 bits (any 32-bit header fields can make it).
+  bool payload_elems(uint64_t* n) const { return mul_ok(streams(), stream_elems(), n); }
+  // First element of stream (layer, kind, head): T x C token-major. Precondition: check_kv_trace(*this)
+  // is ok and layer < n_layers, kind < 2, head < n_kv_heads (then the stream lies inside kv).
   const uint16_t* stream(uint32_t layer, uint32_t kind, uint32_t head) const {
     return kv.data() + ((uint64_t{layer} * 2 + kind) * n_kv_heads + head) * stream_elems();
   }

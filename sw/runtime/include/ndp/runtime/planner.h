@@ -99,7 +99,9 @@ struct TrainConfig {
   uint64_t gpus = 1;       // N_g
   bool per_layer = true;   // one item per block and component (finer spill) or one per component
 };
-// Errors on zero/overflowing fields. Names: "fp32_optimizer_states[.L]", "fp32_master_params",
+inline constexpr uint64_t kMaxTrainLayers = 65536;  // per_layer: at most 6 x this many items
+// Errors on zero/overflowing fields and on more than kMaxTrainLayers layers with per_layer.
+// Names: "fp32_optimizer_states[.L]", "fp32_master_params",
 // "fp32_master_grads", "bf16_params", "checkpointed_activations", "bf16_grads".
 Result<std::vector<TensorReq>> tensors_from_config(const TrainConfig& c);
 
