@@ -11,29 +11,44 @@ namespace {
 
 using ndp::cli::Args;
 
+// --window W|auto and --heads H|auto: 0 = the default geometry (kv_default_geometry).
+bool parse_geometry(const Args& a, const char* key, uint32_t& out) {
+  if (!a.has(key) || a.get(key) == "auto") return true;
+  auto v = a.get_int(key, 0);
+  if (!v) return false;
+  if (*v < 1 || *v > 65536) {
+    ndp::cli::fail(a, std::string(key) + " must be auto or in 1..65536");
+    return false;
+  }
+  out = static_cast<uint32_t>(*v);
+  return true;
+}
+
 int cmd_analyze_kv(const Args& a) {
   if (a.pos.size() != 1)
-    return ndp::cli::fail(a, "usage: ndp analyze-kv TRACE [--window W] [--heads H] [--block BYTES] [--json]");
-  auto window = a.get_int("--window", 32);
-  auto heads = a.get_int("--heads", 1);
-  auto block = a.get_int("--block", 4096);
-  if (!window || !heads || !block) return 1;
-  if (*window < 1 || *window > 65536) return ndp::cli::fail(a, "--window must be in 1..65536");
-  if (*heads < 1 || *heads > 65536) return ndp::cli::fail(a, "--heads must be in 1..65536");
-  if (*block < 64 || *block > 65536) return ndp::cli::fail(a, "--block must be in 64..65536");
+    return ndp::cli::fail(a, "usage: ndp analyze-kv TRACE [--window W|auto] [--heads H|auto] [--base B] [--block BYTES] "
+                             "[--json] [--plot FILE.svg]");
   ndp::KvAnalysisOptions o;
-  o.window = static_cast<uint32_t>(*window);
-  o.heads = static_cast<uint32_t>(*heads);
+  if (!parse_geometry(a, "--window", o.window) || !parse_geometry(a, "--heads", o.heads)) return 1;
+  auto block = a.get_int("--block", 4096);
+  if (!block) return 1;
+  if (*block < 64 || *block > 65536) return ndp::cli::fail(a, "--block must be in 64..65536");
   o.block_bytes = static_cast<uint32_t>(*block);
   if (a.has("--layout")) {
     const std::string l = a.get("--layout");
     if (l == "bitplane") o.layout = ndp::Layout::kBitplane;
     else if (l != "expbyte") return ndp::cli::fail(a, "--layout must be expbyte or bitplane");
   }
+  if (a.has("--base") && !ndp::kv_base_from_name(a.get("--base"), &o.base))
+    return ndp::cli::fail(a, "--base must be max, min, median or zero");
   auto trace = ndp::read_kv_trace(a.pos[0]);
   if (!trace.ok()) return ndp::cli::fail(a, trace.status().message());
   auto r = ndp::analyze_kv(trace.value(), o);
   if (!r.ok()) return ndp::cli::fail(a, a.pos[0] + ": " + r.status().message());
+  if (a.has("--plot")) {
+    ndp::Status st = ndp::write_kv_plot_svg(r.value(), a.get("--plot"));
+    if (!st.ok()) return ndp::cli::fail(a, st.message());
+  }
   const std::string out = a.has("--json") ? ndp::kv_analysis_json(r.value()) : ndp::kv_analysis_text(r.value());
   std::fputs(out.c_str(), stdout);
   return 0;
@@ -42,7 +57,8 @@ int cmd_analyze_kv(const Args& a) {
 }  // namespace
 
 NDP_COMMAND("analyze-kv",
-            "analyze-kv TRACE [--window W] [--heads H] [--block BYTES] [--layout expbyte|bitplane] [--json]"
+            "analyze-kv TRACE [--window W|auto] [--heads H|auto] [--base max|min|median|zero] [--block BYTES] "
+            "[--layout expbyte|bitplane] [--json] [--plot FILE.svg]"
             "   KV compression: token-major vs channel-major window, LZ4/ZSTD/device",
             cmd_analyze_kv, {"--json"});
 #endif
