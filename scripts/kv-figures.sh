@@ -23,6 +23,7 @@ traces+=(t0)
 
 for t in "${traces[@]}"; do
   "$ndp" analyze-kv "$work/$t.nkvt" --json > "$work/$t.default.json"
+  "$ndp" analyze-kv "$work/$t.nkvt" --layout bitplane --json > "$work/$t.bitplane.json"
   for g in "32 1" "32 4" "64 4" "128 1" "128 4" "256 4" "512 1" "512 4"; do
     set -- $g
     "$ndp" analyze-kv "$work/$t.nkvt" --window "$1" --heads "$2" --json > "$work/$t.w$1h$2.json"
@@ -51,6 +52,14 @@ for t in traces:
     tb = d["total"]["bases"]
     print(f"| {lab(t)} | " + " | ".join(f"{ent('k', b):.3f} / {ent('v', b):.3f}" for b in ("max", "min", "median", "zero")) +
           " | " + " | ".join(f"{tb[b]['device_ratio']:.3f}" for b in ("max", "min", "median", "zero")) + " |")
+
+print("\n### Base choice, bitplane layout, default geometry (device ratio)\n")
+print("| trace | max | min | median | zero | ZSTD planes (no window) |")
+print("|---|---|---|---|---|---|")
+for t in traces:
+    d = load(t, "bitplane")["total"]
+    print(f"| {lab(t)} | " + " | ".join(f"{d['bases'][b]['device_ratio']:.3f}" for b in ("max", "min", "median", "zero")) +
+          f" | {d['ratio']['zstd_planes_token_major']:.3f} |")
 
 print("\n### Geometry sweep (totals; mean over the traces, range in brackets)\n")
 print("| W | H | elements per window | device (base max) | device (base min) | ZSTD token-major | ZSTD planes (no window) | ZSTD window |")

@@ -40,7 +40,7 @@ int cmd_analyze_kv(const Args& a) {
     else if (l != "expbyte") return ndp::cli::fail(a, "--layout must be expbyte or bitplane");
   }
   if (a.has("--base") && !ndp::kv_base_from_name(a.get("--base"), &o.base))
-    return ndp::cli::fail(a, "--base must be max, min, median or zero");
+    return ndp::cli::fail(a, "--base must be auto, max, min, median or zero");
   auto trace = ndp::read_kv_trace(a.pos[0]);
   if (!trace.ok()) return ndp::cli::fail(a, trace.status().message());
   auto r = ndp::analyze_kv(trace.value(), o);
@@ -57,7 +57,7 @@ int cmd_analyze_kv(const Args& a) {
 }  // namespace
 
 NDP_COMMAND("analyze-kv",
-            "analyze-kv TRACE [--window W|auto] [--heads H|auto] [--base max|min|median|zero] [--block BYTES] "
+            "analyze-kv TRACE [--window W|auto] [--heads H|auto] [--base auto|max|min|median|zero] [--block BYTES] "
             "[--layout expbyte|bitplane] [--json] [--plot FILE.svg]"
             "   KV compression: token-major vs channel-major window, LZ4/ZSTD/device",
             cmd_analyze_kv, {"--json"});

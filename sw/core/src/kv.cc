@@ -22,6 +22,7 @@ ExpField exp_field(DType t) {
 // Base of one (h, c) channel: exponent fields e[0..w-1] (scratch, may be reordered).
 uint8_t channel_base(KvBase choice, std::vector<uint8_t>& e) {
   switch (choice) {
+    case KvBase::kAuto:
     case KvBase::kMax: return *std::max_element(e.begin(), e.end());
     case KvBase::kMin: return *std::min_element(e.begin(), e.end());
     case KvBase::kMedian: {
@@ -34,7 +35,7 @@ uint8_t channel_base(KvBase choice, std::vector<uint8_t>& e) {
   return 0;
 }
 
-constexpr const char* kBaseNames[kKvBaseCount] = {"max", "min", "median", "zero"};
+constexpr const char* kBaseNames[kKvBaseCount + 1] = {"max", "min", "median", "zero", "auto"};
 
 }  // namespace
 
@@ -58,11 +59,15 @@ uint32_t kv_default_window(uint32_t channels_per_token) {
 
 const char* kv_base_name(KvBase b) {
   const auto i = static_cast<size_t>(b);
-  return i < kKvBaseCount ? kBaseNames[i] : "?";
+  return i <= kKvBaseCount ? kBaseNames[i] : "?";
 }
 
+KvBase kv_reference_base(Layout l) { return l == Layout::kBitplane ? KvBase::kMin : KvBase::kMax; }
+
+KvBase kv_resolve_base(KvBase b, Layout l) { return b == KvBase::kAuto ? kv_reference_base(l) : b; }
+
 bool kv_base_from_name(const std::string& name, KvBase* out) {
-  for (int i = 0; i < kKvBaseCount; ++i)
+  for (int i = 0; i <= kKvBaseCount; ++i)
     if (name == kBaseNames[i]) {
       *out = static_cast<KvBase>(i);
       return true;

@@ -161,13 +161,17 @@ TEST(KvWindow, TinyHandChecked) {
 }
 
 TEST(KvWindow, BaseNamesAndDefaultGeometry) {
-  for (int b = 0; b < kKvBaseCount; ++b) {
+  for (int b = 0; b <= kKvBaseCount; ++b) {  // the four choices and auto
     KvBase back = KvBase::kMin;
     ASSERT_TRUE(kv_base_from_name(kv_base_name(static_cast<KvBase>(b)), &back));
     EXPECT_EQ(static_cast<int>(back), b);
   }
   KvBase x = KvBase::kMax;
   EXPECT_FALSE(kv_base_from_name("mean", &x));
+  EXPECT_EQ(kv_reference_base(Layout::kExpByte), KvBase::kMax);
+  EXPECT_EQ(kv_reference_base(Layout::kBitplane), KvBase::kMin);
+  EXPECT_EQ(kv_resolve_base(KvBase::kAuto, Layout::kBitplane), KvBase::kMin);
+  EXPECT_EQ(kv_resolve_base(KvBase::kMedian, Layout::kBitplane), KvBase::kMedian);
   // LLaMA-class head size 128: one head, W = 32 (the paper's point, 4096 elements).
   const KvGeometry llama = kv_default_geometry(128, 8);
   EXPECT_EQ(llama.window, 32u);

@@ -94,7 +94,8 @@ Result<KvAnalysisOptions> resolve_options(const KvTrace& t, const KvAnalysisOpti
   if (o.layout == Layout::kExpByte && chunk > 65536)
     return Status::Error("analyze-kv: a window of W x H x C = " + std::to_string(chunk) +
                          " elements exceeds the 65536-byte EXPBYTE plane limit");
-  if (static_cast<int>(o.base) >= kKvBaseCount) return Status::Error("analyze-kv: unknown base choice");
+  if (static_cast<int>(o.base) > kKvBaseCount) return Status::Error("analyze-kv: unknown base choice");
+  o.base = kv_resolve_base(o.base, o.layout);
   return o;
 }
 

@@ -181,7 +181,7 @@ const char* kColors[] = {"#bab0ac", "#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
 
 int draw_chart(std::ostringstream& s, const BarChart& c, int x0, int y0) {
   const int plot_h = 220, bar = 9, gap = 10, left = 50;
-  const int gw = static_cast<int>(c.series.size()) * bar + gap;
+  const int gw = std::max(static_cast<int>(c.series.size()) * bar + gap, 44);  // room for the label
   double ymax = 1.0;
   for (const auto& g : c.groups)
     for (double v : g.second) ymax = std::max(ymax, v);

@@ -69,7 +69,7 @@ TEST(KvAnalysis, SizesAddUpAndImageReadsBack) {
   for (const auto& [id, p] : a.total.planes) plane_stored += p.stored;
   EXPECT_EQ(a.total.planes.size(), 10u);  // KVBASE, sign, EXPBYTE, 7 mantissa planes
   EXPECT_LT(plane_stored, a.total.device);
-  EXPECT_EQ(a.total.device_by_base[static_cast<int>(o.base)], a.total.device);
+  EXPECT_EQ(a.total.device_by_base[static_cast<int>(a.options.base)], a.total.device);
   // Every channel has its own scale here, so a per-channel base removes most of the exponent's
   // entropy: max and median far below the raw exponents (zero), min in between (the noise spreads it).
   const double raw_bits = a.total.exp_entropy(ndp::KvBase::kZero);
@@ -100,6 +100,8 @@ TEST(KvAnalysis, HeadsPerWindowAndLayouts) {
   auto b = ndp::analyze_kv(t, o);
   ASSERT_TRUE(b.ok()) << b.status().message();
   EXPECT_TRUE(b.value().verified);
+  EXPECT_EQ(a.value().options.base, ndp::KvBase::kMax);  // auto: the layout's reference choice
+  EXPECT_EQ(b.value().options.base, ndp::KvBase::kMin);
   EXPECT_EQ(a.value().total.raw, b.value().total.raw);
   EXPECT_EQ(a.value().total.lz4_token_major, b.value().total.lz4_token_major);  // independent of W/H
   EXPECT_NE(a.value().total.lz4_window, b.value().total.lz4_window);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ndp/dtype.h"
+#include "ndp/planes.h"
 #include "ndp/status.h"
 
 namespace ndp {
@@ -26,16 +27,26 @@ KvGeometry kv_default_geometry(uint32_t head_dim, uint32_t n_kv_heads);
 uint32_t kv_default_window(uint32_t channels_per_token);
 
 // Per-(h, c) base exponent the encoder subtracts (docs/spec.md section 6: the decoder only adds the
-// stored base back, so any base is valid; these are the choices the tools measure).
+// stored base back, so any base is valid).
 //   kMax    the largest exponent field over the window's tokens (NaN/Inf count as 2^E - 1)
 //   kMin    the smallest (zeros and subnormals count as 0)
 //   kMedian the lower median: the ceil(w/2)-th smallest exponent field
 //   kZero   0 (the window is only transposed; exponents are stored unchanged)
-enum class KvBase : uint8_t { kMax = 0, kMin = 1, kMedian = 2, kZero = 3 };
-constexpr int kKvBaseCount = 4;
+//   kAuto   the reference choice of the tensor's layout (kv_reference_base); not a choice by itself
+// The reference choices (what kv_window computes) are kMax for the expbyte layout and kMin for the
+// bitplane layout; the others are there to measure against them.
+enum class KvBase : uint8_t { kMax = 0, kMin = 1, kMedian = 2, kZero = 3, kAuto = 4 };
+constexpr int kKvBaseCount = 4;  // the concrete choices kMax .. kZero
 const char* kv_base_name(KvBase b);
-// "max", "min", "median", "zero"; false if unknown.
+// "max", "min", "median", "zero", "auto"; false if unknown.
 bool kv_base_from_name(const std::string& name, KvBase* out);
+// kMax for Layout::kExpByte (a Huffman-coded delta byte: only the spread of the deltas matters, and
+// the maximum spreads them least), kMin for Layout::kBitplane (deltas from the minimum are small
+// positive numbers whose high bit-planes are zero; from the maximum they are small negative ones
+// that set every high bit). Measured: docs/results/kv.md section 0.
+KvBase kv_reference_base(Layout l);
+// b itself, or kv_reference_base(l) for kAuto.
+KvBase kv_resolve_base(KvBase b, Layout l);
 
 // OK if the transform is defined for these arguments: t is bf16 or fp16, W, C, H >= 1,
 // 1 <= w <= W, and C x H <= 65536 (the KVBASE block is one plane block). The error names the field.
@@ -45,9 +56,10 @@ Status kv_window_check(DType t, const KvGeometry& g, uint32_t w);
 // channel_major receives w*H*C elements ordered [h][c][t] with exponent fields replaced by
 // delta = (e - base) mod 2^E; base receives H*C bytes in (h, c) order, chosen per `choice` over the
 // biased exponent fields e of the channel's w tokens (zeros/subnormals have e = 0, NaN/Inf the
-// all-ones exponent). Requires kv_window_check(t, g, w).ok(); otherwise nothing is written.
+// all-ones exponent). kAuto means kMax here (the expbyte layout's reference choice). Requires
+// kv_window_check(t, g, w).ok(); otherwise nothing is written.
 void kv_window_forward(DType t, const KvGeometry& g, uint32_t w, const uint16_t* token_major,
-                       uint16_t* channel_major, uint8_t* base, KvBase choice = KvBase::kMin);
+                       uint16_t* channel_major, uint8_t* base, KvBase choice = KvBase::kMax);
 // Exact inverse of kv_window_forward (e = (delta + base) mod 2^E), for any input bits.
 // Requires kv_window_check(t, g, w).ok(); otherwise nothing is written.
 void kv_window_inverse(DType t, const KvGeometry& g, uint32_t w, const uint16_t* channel_major,

@@ -52,7 +52,7 @@ struct TensorOptions {
   uint32_t chunk_elems = kDefaultChunkElems;  // weights only: multiple of 64 in [64, 524288]
   Layout layout = Layout::kExpByte;           // integer types are always stored as bit-planes
   CodecPolicy policy = CodecPolicy::kAuto;
-  KvBase kv_base = KvBase::kMin;              // KV streams only: the encoder's base choice (section 6)
+  KvBase kv_base = KvBase::kAuto;             // KV streams only: the encoder's base choice (section 6)
 };
 
 // Per-plane encoding statistics (stored bytes count the 12-byte block headers).

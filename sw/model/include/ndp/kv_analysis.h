@@ -21,7 +21,8 @@ struct KvAnalysisOptions {
   uint32_t heads = 0;          // H: KV heads co-packed in one window, must divide n_kv_heads (0: default)
   uint32_t block_bytes = 4096; // token-major baseline block size
   Layout layout = Layout::kExpByte;
-  KvBase base = KvBase::kMin;  // base exponent choice of the window and device columns
+  KvBase base = KvBase::kAuto; // base exponent choice of the window and device columns (kAuto: the
+                               // layout's reference choice; resolved in KvAnalysis::options)
   bool verify = true;          // read the device image back and compare bit for bit
 };
 
