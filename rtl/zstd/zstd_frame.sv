@@ -53,6 +53,7 @@ module zstd_frame #(
   output logic               seq_start_o,
   output logic [31:0]        fpos_o,
   output logic [31:0]        room_o,
+  output logic [17:0]        bmax_o,          // Block_Maximum_Size of the current frame
   input  logic               seq_done_i,
   input  logic               seq_err_i,
   input  zstd_pkg::err_e     seq_code_i,
@@ -109,6 +110,8 @@ module zstd_frame #(
   logic [63:0]     fcs_q;
   logic [31:0]     fpos_q, total_q, nframes_q;
   logic [17:0]     bsize_q;
+  logic [7:0]      wd_q;            // Window_Descriptor
+  logic [17:0]     bmax_q;          // Block_Maximum_Size: min(Window_Size, 128 KiB)
   logic [31:0]     rem_q;
   logic [LitWAW-1:0] widx_q;
   zstd_pkg::err_e  code_q;
@@ -154,6 +157,16 @@ module zstd_frame #(
     if (fcs_known_q && (fcs_q - 64'(fpos_q)) < 64'(room)) room = 32'(fcs_q - 64'(fpos_q));
   end
   assign room_o = room;
+  assign bmax_o = bmax_q;
+
+  // Block_Maximum_Size (RFC 8878 section 3.1.1.2): min(Window_Size, 128 KiB), Window_Size from the
+  // Window_Descriptor (2^(10+Exponent) + Mantissa/8 of it) or, single segment, the content size.
+  logic [17:0] bmax_wd, bmax_fcs;
+  always_comb begin
+    if (wd_q[7:3] >= 5'd7) bmax_wd = 18'd131072;
+    else bmax_wd = (18'd1 << (5'd10 + wd_q[7:3])) + 18'((18'd1 << (5'd7 + wd_q[7:3])) * 18'(wd_q[2:0]));
+    bmax_fcs = (fcs_q > 64'd131072) ? 18'd131072 : 18'(fcs_q);
+  end
   assign fpos_o = fpos_q;
 
   always_comb begin
@@ -201,7 +214,7 @@ module zstd_frame #(
       state_q <= FMagic;
       last_q <= 1'b0; fhd_q <= '0; nb_q <= '0; fcs_known_q <= 1'b0; ck_q <= 1'b0;
       last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0;
-      bsize_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
+      bsize_q <= '0; wd_q <= '0; bmax_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
       rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0;
       src_seq_q <= 1'b0; hmode_q <= 1'b0; half_q <= 1'b0;
       frame_start_o <= 1'b0; xxh_clear_o <= 1'b0;
@@ -254,6 +267,7 @@ module zstd_frame #(
         FWin: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
               else if (have) begin
                 nb_q     <= (fhd_q[1:0] == 2'd3) ? 4'd4 : 4'(fhd_q[1:0]);
+                wd_q     <= iq_head[7:0];
                 state_q  <= FDid;
                 // windows above 2^27 (libzstd's default limit): refused as a frame parameter
                 if (iq_head[7:3] > 5'd17 || (iq_head[7:3] == 5'd17 && iq_head[2:0] != 3'd0)) begin
@@ -283,10 +297,13 @@ module zstd_frame #(
               end
         // The history limit is enforced per match (zstd_seq: an offset beyond HistBytes is
         // ErrHistory), so a frame with a large window whose matches stay within HistBytes decodes.
-        FCheck: if (fhd_q[5] && fcs_q > 64'h800_0001) begin
-                  code_q  <= zstd_pkg::ErrFrameHdr;   // single segment: the window is the content size
-                  state_q <= FErr;
-                end else state_q <= FBhdr;
+        FCheck: begin
+                  bmax_q <= fhd_q[5] ? bmax_fcs : bmax_wd;
+                  if (fhd_q[5] && fcs_q > 64'h800_0001) begin
+                    code_q  <= zstd_pkg::ErrFrameHdr;   // single segment: the window is the content size
+                    state_q <= FErr;
+                  end else state_q <= FBhdr;
+                end
         FBhdr: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
                else if (have) begin
                  last_blk_q <= bh[0];
@@ -296,7 +313,9 @@ module zstd_frame #(
                  if (bh[2:1] == 2'd3) begin
                    code_q  <= zstd_pkg::ErrBlockType;
                    state_q <= FErr;
-                 end else if (bh[23:3] > 21'd131072) begin
+                 end else if (bh[23:3] > 21'(bmax_q)) begin
+                   // Block_Size above Block_Maximum_Size: raw and RLE blocks decode to Block_Size
+                   // bytes, a compressed block's content is limited too (RFC 8878 3.1.1.2)
                    code_q  <= zstd_pkg::ErrBlockSize;
                    state_q <= FErr;
                  end else if (bh[2:1] != 2'd2 && 32'(bh[23:3]) > room) begin
