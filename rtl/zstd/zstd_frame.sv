@@ -428,6 +428,70 @@ module zstd_frame #(
   end
 
   `NDP_ASSERT(load_in_range_a, !bw_we_o || 32'(widx_q) < (32'd1 << (AddrW - 3)))
+  `NDP_ASSERT(field_bytes_a, nb_q <= 4'd8)
+  `NDP_ASSERT(one_unit_busy_a, !(lits_busy_q && seq_busy_q))
+  `NDP_ASSERT(lits_busy_state_a, !lits_busy_q || state_q == FLits)
+  `NDP_ASSERT(seq_busy_state_a, !seq_busy_q || state_q == FSeq)
+  `NDP_ASSERT(no_input_after_last_a, !(last_q && in_ready_o))
+  `NDP_ASSERT_STREAM(cmd_stable_a, cmd_valid_o, cmd_ready_i, {cmd_src_o, lit_rle_o, lit_rle_byte_o, lit_len_o,
+                                                              lit_half_mode_o, lit_half_o, cmd_ll_o})
+
+  // ---- bounded response (simulation and `make formal`, job zstd_frame) ---------------------------
+  // Once the job's input has ended (in_end: in_last_i taken and every byte popped), the status row
+  // is handed over within RespK cycles of the FSM's own: cycles in which it waits on another unit
+  // (literals, sequences, command queue, executor, status sink) do not count. resp_w is the longest
+  // own path left from each state after in_end (every state needing bytes ends as truncated), a
+  // ranking function: each own cycle lowers it by at least 1, so resp_q + resp_w <= RespK holds
+  // by induction in any environment.
+`ifdef VERILATOR
+  `define ZSTD_FRAME_RESP
+`endif
+`ifdef FORMAL
+  `define ZSTD_FRAME_RESP
+`endif
+`ifdef ZSTD_FRAME_RESP
+  localparam int unsigned RespK = 10;
+  logic [3:0] resp_q, resp_w;
+  logic       resp_stall;
+  always_comb begin
+    unique case (state_q)
+      FStat:                                     resp_w = 4'd1;
+      FDrain, FMagic:                            resp_w = 4'd2;
+      FErr:                                      resp_w = 4'd3;
+      FBhdr, FHdr, FWin, FSkipSz, FSkip, FRle, FCk, FEnd: resp_w = 4'd4;
+      FCheck, FCmd, FWaitExec:                   resp_w = 4'd5;
+      FFcs:                                      resp_w = 4'd6;
+      FSeq:                                      resp_w = seq_busy_q ? 4'd5 : 4'd6;
+      FDid, FSrc:                                resp_w = 4'd7;
+      FRaw:                                      resp_w = 4'd8;
+      FRawW:                                     resp_w = 4'd9;
+      FLits:                                     resp_w = lits_busy_q ? 4'd8 : 4'd9;
+      default:                                   resp_w = 4'd10;   // FLoad
+    endcase
+    resp_stall = (state_q == FLits && lits_busy_q && !lits_done_i) ||
+                 (state_q == FSeq && seq_busy_q && !seq_done_i) ||
+                 ((state_q == FSrc || state_q == FCmd) && !cmd_ready_i) ||
+                 ((state_q == FWaitExec || state_q == FRawW || state_q == FDrain) && !exec_idle_i) ||
+                 (state_q == FStat && !(stat_valid_o && stat_ready_i));
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) resp_q <= '0;
+    else if (!in_end || (stat_valid_o && stat_ready_i)) resp_q <= '0;
+    else if (!resp_stall) resp_q <= resp_q + 4'd1;
+  end
+  `NDP_ASSERT(response_a, !in_end || 32'(resp_q) + 32'(resp_w) <= RespK)
+`endif
+`ifdef FORMAL
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always @(*) if (in_valid_i) assume (in_cnt_i <= 4'd8);   // the interface: 0..8 bytes per beat
+  always @(posedge clk_i) if (rst_ni) begin
+    cover (in_end && stat_valid_o && stat_ready_i && code_q == zstd_pkg::ErrTruncated && nframes_q == 32'd0);
+    cover (in_end && resp_q == 4'd3 && state_q == FDrain);
+  end
+`endif
+`undef ZSTD_FRAME_RESP
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin

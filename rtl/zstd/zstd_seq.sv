@@ -432,6 +432,22 @@ module zstd_seq #(
   assign err_o     = (state_q == QErr);
   assign code_o    = code_q;
   assign blk_out_o = bout_q;
+
+  // ---- assertions: handshakes with zstd_frame, the readers, the FSE builder, the table RAMs and
+  // the command queue; the block's bounds ---------------------------------------------------------
+  logic in_seq;   // a sequence is being decoded
+  assign in_seq = state_q == QEx || state_q == QOf || state_q == QMl || state_q == QLl || state_q == QRes;
+  `NDP_ASSERT(start_idle_a, !start_i || state_q == QIdle)
+  `NDP_ASSERT_STREAM(cmd_stable_a, cmd_valid_o, cmd_ready_i, {cmd_ll_o, cmd_ml_o, cmd_off_o})
+  `NDP_ASSERT(cmd_checked_a, !(cmd_valid_o && state_q == QRes) ||
+              (r_ok && cmd_off_o != '0 && 32'(cmd_off_o) <= HistBytes))
+  `NDP_ASSERT(seq_left_a, !in_seq || nseq_q != '0)
+  `NDP_ASSERT(lits_bound_a, lused_q <= lsz_q)
+  `NDP_ASSERT(block_bound_a, state_q == QIdle || (32'(bout_q) <= 32'(bmax_q) && bmax_q <= 18'd131072))
+  `NDP_ASSERT(tab_read_a, !tab_re_o || state_q == QLk || state_q == QRes)
+  `NDP_ASSERT(fse_start_a, !fse_start_o || state_q == QTab || state_q == QRle)
+  `NDP_ASSERT(bwd_consume_a, bwd_consume_o == '0 || bwd_ready_i)
+  `NDP_ASSERT(fwd_consume_a, fwd_consume_o == '0 || 8'(fwd_consume_o) <= fwd_nvalid_i)
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin
