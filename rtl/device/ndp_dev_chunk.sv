@@ -240,6 +240,8 @@ module ndp_dev_chunk #(
   end
   assign blk_done    = dn_any;
   assign blk_set     = lane_set_q[dn_lane];
+  ndp_dev_pkg::job_t bjob;  // a whole element first: Yosys 0.23 rejects a field of a variable-indexed element
+  assign bjob = sjob_q[blk_set];
   assign cnt_block_o = dn_any;
 
   logic [Sets-1:0] be_valid_q;
@@ -272,7 +274,7 @@ module ndp_dev_chunk #(
     if (dn_err_new) begin
       be_slot_q[blk_set]  <= lane_slot_q[dn_lane];
       be_code_q[blk_set]  <= dn_code;
-      be_plane_q[blk_set] <= ndp_dev_pkg::plane_of(sjob_q[blk_set].expbyte, lane_slot_q[dn_lane]);
+      be_plane_q[blk_set] <= ndp_dev_pkg::plane_of(bjob.expbyte, lane_slot_q[dn_lane]);
       be_addr_q[blk_set]  <= lane_start_q[dn_lane];
     end
   end

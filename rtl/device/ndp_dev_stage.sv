@@ -59,7 +59,9 @@ module ndp_dev_stage #(
   assign eb_raddr = BpAw'(rd_beat_i >> EbSh);
   assign eb_bank  = 3'((rd_beat_i >> EbSh) >> BpAw);
 
-  logic [255:0] word [Sets*16];   // set s, bank b at s * 16 + b
+  // Set s, bank b at word (s * 16 + b), packed: Yosys 0.23 takes an unpacked array driven by instance
+  // outputs for a memory without writes and removes the RAMs behind it.
+  logic [Sets*16*256-1:0] words;
   for (genvar s = 0; s < Sets; s++) begin : gen_set
     for (genvar b = 0; b < 16; b++) begin : gen_bank
       logic            we;
@@ -82,7 +84,7 @@ module ndp_dev_stage #(
         .we_i(we), .waddr_i(wa), .wlane_i(1'b1), .wdata_i(wd),
         .re_i(rd_i && rd_set_i == SW'(s)),
         .raddr_i((rd_expbyte_i && b >= 7 && b <= 14) ? eb_raddr : bp_raddr),
-        .rdata_o(word[s*16 + b])
+        .rdata_o(words[(s*16 + b)*256 +: 256])
       );
     end
   end
@@ -102,10 +104,16 @@ module ndp_dev_stage #(
   logic [31:0] bp_sel, eb_sel;   // beat within its word
   assign bp_sel = 32'(beat_q) & ((32'd1 << BpSh) - 32'd1);
   assign eb_sel = 32'(beat_q) & ((32'd1 << EbSh) - 32'd1);
+  logic [16*256-1:0] set_words;  // the 16 bank words of the set read
+  always_comb begin
+    set_words = words[16*256-1:0];
+    for (int unsigned k = 1; k < Sets; k++)
+      if (32'(set_q) == k) set_words = words[k*16*256 +: 16*256];
+  end
   always_comb begin
     for (int unsigned b = 0; b < 16; b++)
-      rd_data_o[b*AsmLanes +: AsmLanes] = word[32'(set_q) * 16 + b][bp_sel * AsmLanes +: AsmLanes];
-    rd_data_o[16*AsmLanes +: 8*AsmLanes] = word[32'(set_q) * 16 + 7 + 32'(eb_bank_q)][eb_sel * 8 * AsmLanes +: 8 * AsmLanes];
+      rd_data_o[b*AsmLanes +: AsmLanes] = set_words[b*256 + bp_sel*AsmLanes +: AsmLanes];
+    rd_data_o[16*AsmLanes +: 8*AsmLanes] = set_words[(7 + 32'(eb_bank_q))*256 + eb_sel*8*AsmLanes +: 8*AsmLanes];
   end
 
   // ---------------------------------------------------------------------------------------------

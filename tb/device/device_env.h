@@ -57,6 +57,7 @@ class DeviceEnv : public ndp::dev::HostPort {
     const unsigned s = lanes >= 8 ? 6 : 4;
     return {s, s + 2, s};
   }
+  static constexpr unsigned kAsmLanes = 32;  // ndp_device's AsmLanes default, which models.cmake keeps
   // lanes selects the model (a build holds the lane counts of NDP_DEVICE_LANES; tests use 4).
   DeviceEnv(uint64_t seed, const DevKnobs& k, unsigned lanes = 4);
   static bool has_lanes(unsigned lanes);

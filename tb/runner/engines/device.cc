@@ -47,10 +47,11 @@ void submit_range(tb::DeviceEnv& env, uint64_t window_base, uint64_t off, uint64
 }
 
 // --pattern chunk: the first 64-byte line of chunk 0, 1, ... (up to --reads chunks), one at a time
-// on an idle device with cold chunk buffers: the latency of a chunk read split into DRAM (host AR to
-// the last DRAM beat of the chunk's index and blocks), decode (to the lanes' end: the rest minus the
-// assembly) and reassembly (the assembler's ceil(n/16) beats + its 10-cycle pipeline + the first
-// line out). Lanes decode while their blocks stream in, so "DRAM" holds the decode overlap.
+// on an idle device with cold chunk buffers and no prefetch (PREFETCH 0 unless --prefetch says
+// otherwise): the latency of a chunk read split into DRAM (host AR to the last DRAM beat of the
+// chunk's index and blocks), decode (to the lanes' end: the rest minus the assembly) and reassembly
+// (the assembler's ceil(n/AsmLanes) beats + its 10-cycle pipeline + the first line out). Lanes decode
+// while their blocks stream in, so "DRAM" holds the decode overlap.
 template <class WindowBase>
 int chunk_latency(tb::DeviceEnv& env, const std::vector<std::pair<size_t, Region>>& which,
                   const std::vector<std::vector<uint8_t>>& gold, const dev::MapPlan& plan, WindowBase window_base,
@@ -71,7 +72,8 @@ int chunk_latency(tb::DeviceEnv& env, const std::vector<std::pair<size_t, Region
     exact = exact && rr.resp[0] == 0 && std::equal(rr.data.begin(), rr.data.end(), gold[0].begin() + static_cast<std::ptrdiff_t>(off));
     out.insert(out.end(), rr.data.begin(), rr.data.end());
     const double total = double(rr.first_cycle - rr.ar_cycle), dram = double(env.dram_last_r_cycle() - rr.ar_cycle);
-    const double asm_cycles = double((std::min<uint64_t>(d.chunk_elems, d.elems - k * d.chunk_elems) + 15) / 16 + 10 + 2);
+    const uint64_t al = tb::DeviceEnv::kAsmLanes;
+    const double asm_cycles = double((std::min<uint64_t>(d.chunk_elems, d.elems - k * d.chunk_elems) + al - 1) / al + 10 + 2);
     sum_total += total;
     sum_dram += dram;
     sum_asm += asm_cycles;
@@ -100,7 +102,8 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   }
   bool ok = true;
   const int64_t guard = a.get_int("--guard", 0, &ok), lanes = a.get_int("--lanes", 4, &ok),
-                reads = a.get_int("--reads", 64, &ok), prefetch = a.get_int("--prefetch", -1, &ok);
+                reads = a.get_int("--reads", 64, &ok);
+  int64_t prefetch = a.get_int("--prefetch", -1, &ok);
   const double mhz = a.get_double("--clock-mhz", 1000.0, &ok);
   const std::string pattern = a.get("--pattern", "seq");
   if (!ok) return 2;
@@ -128,6 +131,7 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   env.watchdog = 400000000;
   dev::MapPlan plan;
   Status s = dev::load_image(env, image, base, &plan);
+  if (pattern == "chunk" && prefetch < 0) prefetch = 0;  // one cold chunk, nothing else in flight
   if (s.ok() && prefetch >= 0) s = dev::csr_write(env, dev::kCsrPrefetch, static_cast<uint64_t>(prefetch));
   auto pf = dev::csr_read(env, dev::kCsrPrefetch);
   if (!s.ok() || !pf.ok()) {
