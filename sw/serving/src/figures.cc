@@ -47,10 +47,10 @@ constexpr const char* kKvCmd =
     "ndp analyze-kv s260.nkvt --window 32 --heads 4 --base min --json";
 constexpr double kKvRaw = 327680, kKvStored = 267771;  // total.raw_bytes, total.stored_bytes.device
 
-// The ndp_device RTL (docs/results/device.md, 4 lanes, GPT-2 attention image, DDR5-4800 model) and
+// The ndp_device RTL (docs/results/device.md, 8 lanes, GPT-2 attention image, DDR5-4800 model) and
 // its pre-layout clock (docs/results/synth.md).
-constexpr double kRtlHostBytesPerCycle = 5.04;  // `full` region, sequential reads
-constexpr double kRtlChunkCycles = 12014;       // one 32768-element chunk, cold, `full`
+constexpr double kRtlHostBytesPerCycle = 35.54;  // `full` region, 24 tensors read back to back
+constexpr double kRtlChunkCycles = 11142;        // one 32768-element chunk, cold, no prefetch, `full`
 constexpr double kRtlClockMhz = 267;            // lz4_decoder, the slowest engine of a lane
 
 // ---- Modes ---------------------------------------------------------------------------------------
@@ -151,13 +151,13 @@ void set_device(FigureSet f, Inputs& in) {
     in["ndp.chunk_latency_cycles"] = {796, "cycles", "paper Fig. 11: 398 ns for a 16 KB 5-bit chunk (LZ4), at 2 GHz"};
     return;
   }
-  const std::string d = "docs/results/device.md (ndp-rtl device, 4 lanes, GPT-2 attention image, region full)";
+  const std::string d = "docs/results/device.md (ndp-rtl device, 8 lanes, GPT-2 attention image, region full)";
   in["ndp.elems_per_cycle"] = {kRtlHostBytesPerCycle / 2, "BF16 elements/cycle",
-                               d + ": 5.04 host B/cycle on sequential reads = 2.52 BF16 elements/cycle"};
+                               d + ": 35.54 host B/cycle over the whole region = 17.77 BF16 elements/cycle"};
   in["ndp.clock_mhz"] = {kRtlClockMhz, "MHz",
                          "docs/results/synth.md: pre-layout ASAP7 Fmax of lz4_decoder, the slowest lane engine"};
-  in["ndp.engines"] = {1, "", "rtl/device: ndp_device has one chunk engine (one chunk in flight)"};
-  in["ndp.chunk_latency_cycles"] = {kRtlChunkCycles, "cycles", d + ": one cold 64 KiB chunk read, 12,014 cycles"};
+  in["ndp.engines"] = {1, "", "rtl/device: one ndp_device (one chunk engine, 6 chunks in flight at 8 lanes)"};
+  in["ndp.chunk_latency_cycles"] = {kRtlChunkCycles, "cycles", d + ": one cold 64 KiB chunk read, 11,142 cycles"};
 }
 
 Status set_weights_from_analyze_json(const std::string& text, const std::string& origin,
