@@ -306,6 +306,10 @@ Status zstd_hw_block(const uint8_t* src, size_t n, bool huffman, bool last, Zstd
     bi.kind = ZstdHwKind::kHuffman;
     body[fhd] = static_cast<uint8_t>((body[fhd] & ~1u) | (last ? 1u : 0u));
     out.insert(out.end(), body.begin() + static_cast<long>(fhd), body.end());
+  } else if (huffman) {  // no Huffman block: stored raw (a Huffman-mode job finds no matches)
+    bi.kind = ZstdHwKind::kRaw;
+    block_header(last, bi.kind, n, out);
+    out.insert(out.end(), src, src + n);
   } else {
     ZstdRepHistory r = rep;
     body.clear();

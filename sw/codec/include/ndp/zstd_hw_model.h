@@ -5,11 +5,13 @@
 // of preference:
 //   RLE_Block         every byte equal;
 //   Huffman block     (huffman mode, EXPBYTE planes) the literals-only block of docs/spec.md 4.3,
-//                     byte for byte what write_huffman_frame() writes, when it exists;
-//   sequences block   a Compressed_Block: the hardware LZ4 match finder's sequences (lz4_hw_model.h,
-//                     same parameters), offsets coded with repeat codes, literal / match lengths and
-//                     offset codes FSE-coded with the predefined distributions, literals raw or, when
-//                     smaller and enabled, Huffman-coded (huffman_literals_section());
+//                     byte for byte what write_huffman_frame() writes, when it exists; otherwise a
+//                     huffman-mode block is a Raw_Block (the mode runs no match finder);
+//   sequences block   (general mode) a Compressed_Block: the hardware LZ4 match finder's
+//                     sequences (lz4_hw_model.h, same parameters), offsets coded with repeat codes,
+//                     literal / match lengths and offset codes FSE-coded with the predefined
+//                     distributions, literals raw or, when smaller and enabled, Huffman-coded
+//                     (huffman_literals_section());
 //   Raw_Block         when the compressed block would not be smaller than the raw bytes.
 // This file is the specification at transaction level: the RTL bench compares the RTL's frames
 // byte for byte with zstd_hw_frame().
