@@ -77,7 +77,7 @@ module ndp_dev_chunk #(
 );
   // ---------------------------------------------------------------------------------------------
   // Job FIFO (at most one job per chunk buffer is outstanding)
-  localparam int unsigned JW = $bits(ndp_dev_pkg::job_t) + BW;
+  localparam int unsigned JW = ndp_dev_pkg::JobBits + BW;
   logic              jq_valid, jq_ready;
   logic [JW-1:0]     jq_out;
   ndp_dev_pkg::job_t jq_job;
@@ -442,6 +442,9 @@ module ndp_dev_chunk #(
                              && (AsmLanes == 16 || AsmLanes == 32)
                              && (MaxChunkElems % 2048) == 0 && ndp_dev_pkg::PlaneExpByte == bp_pkg::PlaneExpByte)
   `NDP_ASSERT(job_fifo_room_a, !job_valid_i || job_ready_o)
+`ifdef VERILATOR
+  `NDP_ASSERT_INIT(job_bits_a, $bits(ndp_dev_pkg::job_t) == ndp_dev_pkg::JobBits)
+`endif
   `NDP_ASSERT(fail_has_record_a, !(rt && rt_fail) || be_valid_q[rp])
   logic [BW-1:0] rcb_w_buf, rt_buf;
   assign rcb_w_buf = BW'(rcb_w_q >> $clog2(BufWords));

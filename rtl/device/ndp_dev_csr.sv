@@ -46,6 +46,7 @@ module ndp_dev_csr #(
   output logic                flush_o,          // one cycle: drop cached chunks
   output logic [MaxTensors-1:0] mapped_o,       // accepted descriptors
   output logic [7:0]          pf_depth_o,       // PREFETCH
+  input  logic                decoding_i,       // STATUS bit 2: chunk decodes in flight
   // counters: one increment per bit per cycle (DRAM counters count 64-byte beats)
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc_i,
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc2_i,   // a second source (write-side responses)
@@ -292,7 +293,7 @@ module ndp_dev_csr #(
                                        16'(MaxTensors), 8'(Lanes)};
     regs[ndp_dev_pkg::RegCtrl]      = {63'd0, enable_q};
     regs[ndp_dev_pkg::RegTensorCnt] = 64'(tcount_q);
-    regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 30'd0, err_valid_q, commit_busy_o};
+    regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 29'd0, decoding_i, err_valid_q, commit_busy_o};
     regs[ndp_dev_pkg::RegCaps2]     = {40'd0, 8'(MaxPrefetch), 8'(Sets), 8'(Bufs)};
     regs[ndp_dev_pkg::RegPrefetch]  = 64'(pf_q);
     regs[ndp_dev_pkg::RegErrCode]   = {err_q.tensor, err_q.slot, err_q.plane, err_q.code};

@@ -97,6 +97,7 @@ package ndp_dev_pkg;
     logic [39:0]  data_end;
     logic         prefetch;   // a prefetch (spec 7.6): a failure is not logged
   } job_t;
+  localparam int unsigned JobBits = 245;   // $bits(job_t) (Yosys 0.23 takes no $bits of a package type)
 
   // Region geometry of a BF16 source (the RTL's source type): format number f (section 7.1) to
   // the assembler's format and K, and whether a bf16 tensor exposes it.

@@ -59,6 +59,7 @@ module ndp_dev_rd #(
   input  logic               flush_i,
   input  logic [7:0]         pf_depth_i,    // PREFETCH (<= Bufs - 2)
   input  logic [MaxTensors-1:0] mapped_i,   // accepted descriptors
+  output logic               decoding_o,    // a chunk decode is in flight (STATUS bit 2)
   // store-window reads to DRAM
   output logic               sr_ar_valid_o,
   input  logic               sr_ar_ready_i,
@@ -192,6 +193,7 @@ module ndp_dev_rd #(
     .q_idx_i(cur_buf_q), .q_w_o(cur_w), .q_t_o(cur_t)
   );
 
+  assign decoding_o = t_busy != '0;
   assign in_cur = cur_valid_q && t_valid[cur_buf_q] && !t_busy[cur_buf_q] && !t_err[cur_buf_q]
                && cur_w == wnorm && cur_t == d_t_q
                && x >= cur_x0_q && x < cur_x1_q;

@@ -100,6 +100,7 @@ module ndp_device #(
   logic               enable, commit_busy, flush;
   logic [7:0]         pf_depth;
   logic [MaxTensors-1:0] mapped;
+  logic               decoding;
   logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc, cnt_inc2;
   logic               rd_err_valid, ck_err_valid;
   ndp_dev_pkg::err_t  rd_err, ck_err, wr_err;
@@ -114,7 +115,7 @@ module ndp_device #(
     .dsc_valid_i(dsc_valid), .dsc_t_i(dsc_t), .dsc_o(dsc),
     .lk_slot_i(lk_slot), .lk_hit_o(lk_hit), .lk_t_o(lk_t),
     .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush), .pf_depth_o(pf_depth),
-    .mapped_o(mapped),
+    .mapped_o(mapped), .decoding_i(decoding),
     .cnt_inc_i(cnt_inc), .cnt_inc2_i(cnt_inc2),
     .err_a_valid_i(rd_err_valid), .err_a_i(rd_err), .err_b_valid_i(ck_err_valid), .err_b_i(ck_err),
     .err_c_valid_i(wr_err_valid), .err_c_i(wr_err)
@@ -167,7 +168,7 @@ module ndp_device #(
     .dsc_valid_o(dsc_valid), .dsc_t_o(dsc_t), .dsc_i(dsc),
     .lk_slot_o(lk_slot), .lk_hit_i(lk_hit), .lk_t_i(lk_t),
     .enable_i(enable), .commit_busy_i(commit_busy), .flush_i(flush), .pf_depth_i(pf_depth),
-    .mapped_i(mapped),
+    .mapped_i(mapped), .decoding_o(decoding),
     .sr_ar_valid_o(sr_ar_valid), .sr_ar_ready_i(sr_ar_ready), .sr_ar_line_o(sr_ar_line),
     .sr_ar_len_o(sr_ar_len), .sr_r_valid_i(sr_r_valid), .sr_r_ready_o(sr_r_ready),
     .sr_r_data_i(m_r_data_i), .sr_r_resp_i(m_r_resp_i),

@@ -203,9 +203,9 @@ module kv_unwindow #(
     );
   end
 
-  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .MinMode(1'b0)) u_base (
+  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .Merge(1'b0)) u_base (
     .clk_i, .rst_ni,
-    .fresh_i(1'b0), .fresh_buf_i(1'b0),
+    .fresh_i(1'b0), .fresh_buf_i(1'b0), .max_i(1'b0),
     .we_i(base_fire), .wbuf_i(wr_buf_q), .wblk_i(bs_blk_q), .wdata_i(base_in),
     .rbuf_i(rd_buf_q), .rblk_i(rd_blk_q), .rblk_data_o(rd_base),
     .rchan_i('0), .rchan_data_o(unused_chan_base)

@@ -8,9 +8,13 @@
 // elements in channel-major order, element index n*w + t, with each exponent field replaced by
 // (e - base[n]) mod 2^ExpW; `out_last_o` marks the window's final beat (the chunk end),
 // `out_seq_last_o` the final beat of the sequence, `out_tokens_o` gives w. Wired to bp_aggregator:
-// in_data = out_data, in_cnt = P, cfg_chunk_elems = N x out_tokens, in_last = out_seq_last. Output stream `base_*`: the N base exponents (min of e over the window's
-// tokens, zeros/subnormals count as 0, NaN/Inf as 2^ExpW - 1), P bytes per beat in (h, c) order
-// (zero-extended to 8 bits), NB beats per window, `base_last_o` on the last.
+// in_data = out_data, in_cnt = P, cfg_chunk_elems = N x out_tokens, in_last = out_seq_last.
+// Output stream `base_*`: the N base exponents, P bytes per beat in (h, c) order (zero-extended to
+// 8 bits), NB beats per window, `base_last_o` on the last. The base is the spec's reference choice
+// (section 6), selected by `cfg_base_max_i`: 1 = max of e over the window's tokens (layout
+// expbyte), 0 = min (layout bitplane); zeros/subnormals count as 0, NaN/Inf as 2^ExpW - 1. It is
+// sampled with every input beat and meant to change between sequences (a change inside a window
+// gives a base that is neither, which the decoder accepts like any other).
 //
 // Buffering: two windows (double buffer) of P RAM banks with a skewed layout (kv_run_gen), so the
 // token-side write and the channel-side read each take one cycle per beat. While one window is read
@@ -43,6 +47,7 @@ module kv_window #(
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
+  input  logic            cfg_base_max_i,  // base = max (1, expbyte layout) or min (0, bitplane)
   // token-major KV input
   input  logic            in_valid_i,
   output logic            in_ready_o,
@@ -220,10 +225,10 @@ module kv_window #(
   end
 
   // The window's first token overwrites the base values (fresh flags set for the buffer the writer
-  // moves to at each close), every later token keeps the minimum.
-  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .MinMode(1'b1)) u_base (
+  // moves to at each close), every later token keeps the maximum (or minimum).
+  kv_base_buf #(.P(P), .N(N), .ExpW(ExpW), .Merge(1'b1)) u_base (
     .clk_i, .rst_ni,
-    .fresh_i(wr_close), .fresh_buf_i(!wr_buf_q),
+    .fresh_i(wr_close), .fresh_buf_i(!wr_buf_q), .max_i(cfg_base_max_i),
     .we_i(in_fire), .wbuf_i(wr_buf_q), .wblk_i(wr_blk_q), .wdata_i(in_exp),
     .rbuf_i(rd_buf_q), .rblk_i(bs_blk_q), .rblk_data_o(base_blk),
     .rchan_i(rd_n_q), .rchan_data_o(chan_base)

@@ -432,4 +432,66 @@ module lz4_dec_parser #(
   `NDP_ASSERT(cmd_fits_a, 32'(cmd_push_cnt_o) <= 32'(cmd_space_i))
   `NDP_ASSERT(lit_fits_a, 32'(lit_push_cnt_o) <= 32'(lit_space_i))
   `NDP_ASSERT(no_push_in_err_a, !err_q || (cmd_push_cnt_o == '0 && lit_push_cnt_o == '0))
+  `NDP_ASSERT(err_in_err_state_a, !err_q || st_q == StErr)
+  `NDP_ASSERT(idle_a, blk_valid_i || (st_q == StFast && pos_q == '0 && !err_q))
+
+  // ---------------------------------------------------------------------------------------------
+  // Bounded response (simulation and `make formal`, job lz4_parser). Once the block's last byte is
+  // queued (eob_i), the parser finishes the block (blk_done_o, after its last command or its error)
+  // within RespK cycles of its own: cycles in which the back end stalls it (no command space, less
+  // than a window of literal space, an unacknowledged error) while nothing moves do not count. The
+  // ranking function 2 x avail_i + resp_w (resp_w per state) drops by at least 1 on every own cycle
+  // (each pop of n bytes lowers it by 2n; the states that pop nothing step to a lower weight), and
+  // nothing is pushed after eob_i, so resp_q + 2 x avail_i + resp_w <= RespK holds by induction.
+`ifdef VERILATOR
+  `define LZ4_PARSER_RESP
+`endif
+`ifdef FORMAL
+  `define LZ4_PARSER_RESP
+`endif
+`ifdef LZ4_PARSER_RESP
+  localparam int unsigned RespK = 2 * ((1 << AvailW) - 1) + 4;
+  logic [AvailW+2:0] resp_q;
+  logic [2:0]        resp_w;
+  logic              resp_stall;
+  always_comb begin
+    unique case (st_q)
+      StLlx, StLitCmd, StMlx, StMCmd: resp_w = 3'd4;
+      StFast, StLit:                  resp_w = 3'd3;
+      StLitEnd:                       resp_w = 3'd2;
+      StOff:                          resp_w = 3'd1;
+      default:                        resp_w = 3'd0;   // StDone, StErr
+    endcase
+    resp_stall = (cmd_space_i == '0 || 32'(lit_space_i) < Win || (err_q && !err_ack_i)) &&
+                 st_d == st_q && pop_o == '0 && err_d == err_q;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) resp_q <= '0;
+    else if (!eob_i || blk_done_o) resp_q <= '0;
+    else if (!resp_stall) resp_q <= resp_q + 1'b1;
+  end
+  `NDP_ASSERT(response_a, !eob_i || 32'(resp_q) + 2 * 32'(avail_i) + 32'(resp_w) <= RespK)
+`endif
+`undef LZ4_PARSER_RESP
+`ifdef FORMAL
+  // The parser's input contract (lz4_decoder keeps it): the queue grows only by pushes and shrinks
+  // by pop_o, nothing is pushed once eob_i is set, and eob_i, blk_valid_i and raw_size_i hold until
+  // blk_done_o.
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always @(*) if (eob_i) assume (blk_valid_i);
+  always @(posedge clk_i) begin
+    if (f_past_valid && rst_ni && $past(rst_ni)) begin
+      assume (32'(avail_i) + 32'($past(pop_o)) >= 32'($past(avail_i)));
+      if ($past(blk_valid_i) && !$past(blk_done_o)) assume (blk_valid_i && raw_size_i == $past(raw_size_i));
+      if ($past(eob_i) && !$past(blk_done_o))
+        assume (eob_i && 32'(avail_i) + 32'($past(pop_o)) == 32'($past(avail_i)));
+    end
+  end
+  always @(posedge clk_i) if (rst_ni) begin
+    cover (blk_done_o && eob_i && resp_q >= 3'd4);
+    cover (blk_done_o && eob_i && st_q == StErr && !resp_stall);
+  end
+`endif
 endmodule

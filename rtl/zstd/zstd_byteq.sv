@@ -48,6 +48,7 @@ module zstd_byteq #(
   assign count_o = cnt_q;
 
   `NDP_ASSERT_INIT(bytes_legal_a, Bytes >= 16)
+  `NDP_ASSERT(count_le_bytes_a, 32'(cnt_q) <= Bytes)
   `NDP_ASSERT(pop_le_count_a, clear_i || (pop_cnt_i <= 4'd8 && CntW'(pop_cnt_i) <= cnt_q))
   `NDP_ASSERT(push_fits_a, clear_i || !push_i || (push_cnt_i <= 4'd8 &&
               32'(cnt_q) - 32'(pop_cnt_i) + 32'(push_cnt_i) <= Bytes))

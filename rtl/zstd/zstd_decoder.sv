@@ -237,6 +237,7 @@ module zstd_decoder #(
 
   logic              seq_start, seq_done, seq_err;
   logic [31:0]       fpos, room;
+  logic [17:0]       bmax;
   logic [17:0]       seq_blk_out;
   logic              sq_cmd_valid, fr_cmd_valid, cmd_ready;
   logic [17:0]       sq_cmd_ll, sq_cmd_ml, fr_cmd_ll;
@@ -250,7 +251,7 @@ module zstd_decoder #(
   zstd_seq #(.AddrW(AddrW), .HistBytes(HistBytes)) u_seq (
     .clk_i, .rst_ni,
     .frame_start_i(frame_start), .start_i(seq_start), .sec_begin_i(lit_end), .blk_end_i(blk_size),
-    .lit_size_i(lit_size), .fpos_i(fpos), .room_i(room),
+    .lit_size_i(lit_size), .fpos_i(fpos), .room_i(room), .bmax_i(bmax),
     .done_o(seq_done), .err_o(seq_err), .code_o(seq_code), .blk_out_o(seq_blk_out),
     .cmd_valid_o(sq_cmd_valid), .cmd_ready_i(cmd_ready), .cmd_ll_o(sq_cmd_ll), .cmd_ml_o(sq_cmd_ml),
     .cmd_off_o(sq_cmd_off),
@@ -381,7 +382,7 @@ module zstd_decoder #(
     .lits_start_o(lits_start), .blk_size_o(blk_size), .lits_done_i(lits_done),
     .lits_err_i(lits_err), .lits_code_i(lits_code),
     .lits_rle_i(li_rle), .lits_rle_byte_i(li_rle_byte), .lits_len_i(li_len),
-    .seq_start_o(seq_start), .fpos_o(fpos), .room_o(room), .seq_done_i(seq_done),
+    .seq_start_o(seq_start), .fpos_o(fpos), .room_o(room), .bmax_o(bmax), .seq_done_i(seq_done),
     .seq_err_i(seq_err), .seq_code_i(seq_code), .seq_blk_out_i(seq_blk_out),
     .lits_half_mode_i(li_hmode), .lits_half_i(li_half),
     .cmd_valid_o(fr_cmd_valid), .cmd_src_o(fr_src),

@@ -53,6 +53,7 @@ module zstd_frame #(
   output logic               seq_start_o,
   output logic [31:0]        fpos_o,
   output logic [31:0]        room_o,
+  output logic [17:0]        bmax_o,          // Block_Maximum_Size of the current frame
   input  logic               seq_done_i,
   input  logic               seq_err_i,
   input  zstd_pkg::err_e     seq_code_i,
@@ -109,6 +110,8 @@ module zstd_frame #(
   logic [63:0]     fcs_q;
   logic [31:0]     fpos_q, total_q, nframes_q;
   logic [17:0]     bsize_q;
+  logic [7:0]      wd_q;            // Window_Descriptor
+  logic [17:0]     bmax_q;          // Block_Maximum_Size: min(Window_Size, 128 KiB)
   logic [31:0]     rem_q;
   logic [LitWAW-1:0] widx_q;
   zstd_pkg::err_e  code_q;
@@ -154,6 +157,16 @@ module zstd_frame #(
     if (fcs_known_q && (fcs_q - 64'(fpos_q)) < 64'(room)) room = 32'(fcs_q - 64'(fpos_q));
   end
   assign room_o = room;
+  assign bmax_o = bmax_q;
+
+  // Block_Maximum_Size (RFC 8878 section 3.1.1.2): min(Window_Size, 128 KiB), Window_Size from the
+  // Window_Descriptor (2^(10+Exponent) + Mantissa/8 of it) or, single segment, the content size.
+  logic [17:0] bmax_wd, bmax_fcs;
+  always_comb begin
+    if (wd_q[7:3] >= 5'd7) bmax_wd = 18'd131072;
+    else bmax_wd = (18'd1 << (5'd10 + wd_q[7:3])) + 18'((18'd1 << (5'd7 + wd_q[7:3])) * 18'(wd_q[2:0]));
+    bmax_fcs = (fcs_q > 64'd131072) ? 18'd131072 : 18'(fcs_q);
+  end
   assign fpos_o = fpos_q;
 
   always_comb begin
@@ -201,7 +214,7 @@ module zstd_frame #(
       state_q <= FMagic;
       last_q <= 1'b0; fhd_q <= '0; nb_q <= '0; fcs_known_q <= 1'b0; ck_q <= 1'b0;
       last_blk_q <= 1'b0; fcs_q <= '0; fpos_q <= '0; total_q <= '0; nframes_q <= '0;
-      bsize_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
+      bsize_q <= '0; wd_q <= '0; bmax_q <= '0; rem_q <= '0; widx_q <= '0; code_q <= zstd_pkg::ErrNone; rle_q <= 1'b0;
       rleb_q <= '0; len_q <= '0; cll_q <= '0; lits_busy_q <= 1'b0; seq_busy_q <= 1'b0;
       src_seq_q <= 1'b0; hmode_q <= 1'b0; half_q <= 1'b0;
       frame_start_o <= 1'b0; xxh_clear_o <= 1'b0;
@@ -254,6 +267,7 @@ module zstd_frame #(
         FWin: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
               else if (have) begin
                 nb_q     <= (fhd_q[1:0] == 2'd3) ? 4'd4 : 4'(fhd_q[1:0]);
+                wd_q     <= iq_head[7:0];
                 state_q  <= FDid;
                 // windows above 2^27 (libzstd's default limit): refused as a frame parameter
                 if (iq_head[7:3] > 5'd17 || (iq_head[7:3] == 5'd17 && iq_head[2:0] != 3'd0)) begin
@@ -283,10 +297,13 @@ module zstd_frame #(
               end
         // The history limit is enforced per match (zstd_seq: an offset beyond HistBytes is
         // ErrHistory), so a frame with a large window whose matches stay within HistBytes decodes.
-        FCheck: if (fhd_q[5] && fcs_q > 64'h800_0001) begin
-                  code_q  <= zstd_pkg::ErrFrameHdr;   // single segment: the window is the content size
-                  state_q <= FErr;
-                end else state_q <= FBhdr;
+        FCheck: begin
+                  bmax_q <= fhd_q[5] ? bmax_fcs : bmax_wd;
+                  if (fhd_q[5] && fcs_q > 64'h800_0001) begin
+                    code_q  <= zstd_pkg::ErrFrameHdr;   // single segment: the window is the content size
+                    state_q <= FErr;
+                  end else state_q <= FBhdr;
+                end
         FBhdr: if (trunc) begin code_q <= zstd_pkg::ErrTruncated; state_q <= FErr; end
                else if (have) begin
                  last_blk_q <= bh[0];
@@ -296,7 +313,9 @@ module zstd_frame #(
                  if (bh[2:1] == 2'd3) begin
                    code_q  <= zstd_pkg::ErrBlockType;
                    state_q <= FErr;
-                 end else if (bh[23:3] > 21'd131072) begin
+                 end else if (bh[23:3] > 21'(bmax_q)) begin
+                   // Block_Size above Block_Maximum_Size: raw and RLE blocks decode to Block_Size
+                   // bytes, a compressed block's content is limited too (RFC 8878 3.1.1.2)
                    code_q  <= zstd_pkg::ErrBlockSize;
                    state_q <= FErr;
                  end else if (bh[2:1] != 2'd2 && 32'(bh[23:3]) > room) begin
@@ -409,6 +428,70 @@ module zstd_frame #(
   end
 
   `NDP_ASSERT(load_in_range_a, !bw_we_o || 32'(widx_q) < (32'd1 << (AddrW - 3)))
+  `NDP_ASSERT(field_bytes_a, nb_q <= 4'd8)
+  `NDP_ASSERT(one_unit_busy_a, !(lits_busy_q && seq_busy_q))
+  `NDP_ASSERT(lits_busy_state_a, !lits_busy_q || state_q == FLits)
+  `NDP_ASSERT(seq_busy_state_a, !seq_busy_q || state_q == FSeq)
+  `NDP_ASSERT(no_input_after_last_a, !(last_q && in_ready_o))
+  `NDP_ASSERT_STREAM(cmd_stable_a, cmd_valid_o, cmd_ready_i, {cmd_src_o, lit_rle_o, lit_rle_byte_o, lit_len_o,
+                                                              lit_half_mode_o, lit_half_o, cmd_ll_o})
+
+  // ---- bounded response (simulation and `make formal`, job zstd_frame) ---------------------------
+  // Once the job's input has ended (in_end: in_last_i taken and every byte popped), the status row
+  // is handed over within RespK cycles of the FSM's own: cycles in which it waits on another unit
+  // (literals, sequences, command queue, executor, status sink) do not count. resp_w is the longest
+  // own path left from each state after in_end (every state needing bytes ends as truncated), a
+  // ranking function: each own cycle lowers it by at least 1, so resp_q + resp_w <= RespK holds
+  // by induction in any environment.
+`ifdef VERILATOR
+  `define ZSTD_FRAME_RESP
+`endif
+`ifdef FORMAL
+  `define ZSTD_FRAME_RESP
+`endif
+`ifdef ZSTD_FRAME_RESP
+  localparam int unsigned RespK = 10;
+  logic [3:0] resp_q, resp_w;
+  logic       resp_stall;
+  always_comb begin
+    unique case (state_q)
+      FStat:                                     resp_w = 4'd1;
+      FDrain, FMagic:                            resp_w = 4'd2;
+      FErr:                                      resp_w = 4'd3;
+      FBhdr, FHdr, FWin, FSkipSz, FSkip, FRle, FCk, FEnd: resp_w = 4'd4;
+      FCheck, FCmd, FWaitExec:                   resp_w = 4'd5;
+      FFcs:                                      resp_w = 4'd6;
+      FSeq:                                      resp_w = seq_busy_q ? 4'd5 : 4'd6;
+      FDid, FSrc:                                resp_w = 4'd7;
+      FRaw:                                      resp_w = 4'd8;
+      FRawW:                                     resp_w = 4'd9;
+      FLits:                                     resp_w = lits_busy_q ? 4'd8 : 4'd9;
+      default:                                   resp_w = 4'd10;   // FLoad
+    endcase
+    resp_stall = (state_q == FLits && lits_busy_q && !lits_done_i) ||
+                 (state_q == FSeq && seq_busy_q && !seq_done_i) ||
+                 ((state_q == FSrc || state_q == FCmd) && !cmd_ready_i) ||
+                 ((state_q == FWaitExec || state_q == FRawW || state_q == FDrain) && !exec_idle_i) ||
+                 (state_q == FStat && !(stat_valid_o && stat_ready_i));
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) resp_q <= '0;
+    else if (!in_end || (stat_valid_o && stat_ready_i)) resp_q <= '0;
+    else if (!resp_stall) resp_q <= resp_q + 4'd1;
+  end
+  `NDP_ASSERT(response_a, !in_end || 32'(resp_q) + 32'(resp_w) <= RespK)
+`endif
+`ifdef FORMAL
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always @(*) if (in_valid_i) assume (in_cnt_i <= 4'd8);   // the interface: 0..8 bytes per beat
+  always @(posedge clk_i) if (rst_ni) begin
+    cover (in_end && stat_valid_o && stat_ready_i && code_q == zstd_pkg::ErrTruncated && nframes_q == 32'd0);
+    cover (in_end && resp_q == 4'd3 && state_q == FDrain);
+  end
+`endif
+`undef ZSTD_FRAME_RESP
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin

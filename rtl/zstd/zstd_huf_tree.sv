@@ -310,6 +310,20 @@ module zstd_huf_tree #(
       rank_idx_o[(k-1)*9 +: 9]     = ri_q[k];
     end
   end
+
+  // ---- assertions: handshakes with the forward reader, the FSE builder, backward reader 0 and the
+  // table and sorted-symbol RAMs; the tree's bounds -------------------------------------------------
+  `NDP_ASSERT(weights_bound_a, n_q <= 9'd256)
+  `NDP_ASSERT(maxbits_a, state_q != TDone || (mb_q >= 4'd1 && mb_q <= 4'd11))
+  logic [3:0] sort_w;   // the weight and next sorted index of the symbol written
+  logic [8:0] sort_idx;
+  assign sort_w   = win[spos];
+  assign sort_idx = nidx_q[sort_w];
+  `NDP_ASSERT(sort_write_a, !sw_we_o || (sort_w != 4'd0 && sort_w <= 4'd11 && sort_idx < 9'd256))
+  `NDP_ASSERT(fse_start_a, !fse_start_o || state_q == THb)
+  `NDP_ASSERT(table_read_a, !tr_re_o || state_q == TLook || state_q == TEmit)
+  `NDP_ASSERT(bwd_consume_a, bwd_consume_o == '0 || (bwd_ready_i && bwd_consume_o <= 6'd6))
+  `NDP_ASSERT(fwd_consume_a, fwd_consume_o == '0 || 8'(fwd_consume_o) <= fwd_nvalid_i)
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin

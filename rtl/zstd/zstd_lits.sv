@@ -264,6 +264,22 @@ module zstd_lits #(
   assign lit_len_o      = len_q;
   assign lit_half_mode_o = hmode_q;
   assign lit_half_o     = half_q;
+
+  // ---- assertions: handshakes with zstd_frame, the tree builder, the stream decoders and the
+  // literal RAM halves; the section's bounds --------------------------------------------------------
+  logic sized;   // the header has been read
+  assign sized = state_q != LIdle && state_q != LHdr;
+  `NDP_ASSERT(start_idle_a, !start_i || state_q == LIdle)
+  `NDP_ASSERT(huf_done_in_tree_a, !huf_done_i || state_q == LTree)
+  `NDP_ASSERT(stream_start_idle_a, (hs_start_o & hs_busy_i) == '0)
+  `NDP_ASSERT(stream_ram_free_a, hs_start_o == '0 || wfree)
+  `NDP_ASSERT(raw_write_a, !lw_we_o || (state_q == LRaw && wfree && rem_q != '0))
+  `NDP_ASSERT(half_write_a, !(lw_we_o && hmode_q) || widx_q[LitWAW-1] == half_q)
+  `NDP_ASSERT(rem_bound_a, !sized || rem_q <= size_q)
+  `NDP_ASSERT(size_bound_a, !sized || state_q == LErr || size_q <= 18'd131072)
+  `NDP_ASSERT(half_size_a, !sized || !hmode_q || size_q <= 18'd65536)
+  `NDP_ASSERT(stream_split_a, !(state_q == LStreams && four_q) || 32'(seg) * 3 <= 32'(size_q))
+  `NDP_ASSERT(fwd_consume_a, fwd_consume_o == '0 || 8'(fwd_consume_o) <= fwd_nvalid_i)
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin

@@ -4,7 +4,8 @@
 // to the executor, then the block's trailing literals.
 //
 /// Every command is checked before it is pushed: literals within the section, offsets within the
-/// bytes the frame produced and within HistBytes, output within out room and 128 KiB per block.
+/// bytes the frame produced and within HistBytes, block output within Block_Maximum_Size (bmax_i,
+/// ErrBlockSize) and within the room (out capacity, content size; ErrOutput).
 /// Two cycles per sequence: QEx reads the three table entries (one table RAM each, read the cycle
 /// before) and all extra bits when they fit the 32-bit peek (else one field per cycle, QOf/QMl/QLl);
 /// QRes checks the command, pushes it and reads the three state updates (<= 26 bits), issuing the
@@ -25,6 +26,7 @@ module zstd_seq #(
   input  logic [17:0]        lit_size_i,
   input  logic [31:0]        fpos_i,          // bytes produced by the frame before this block
   input  logic [31:0]        room_i,          // bytes the block may still produce (cap, FCS)
+  input  logic [17:0]        bmax_i,          // Block_Maximum_Size: min(Window_Size, 128 KiB)
   output logic               done_o,
   output logic               err_o,
   output zstd_pkg::err_e     code_o,
@@ -71,6 +73,7 @@ module zstd_seq #(
   logic [AddrW:0]  beg_q, bend_q;
   logic [17:0]     lsz_q, lused_q, bout_q;
   logic [31:0]     fpos_q, room_q;
+  logic [17:0]     bmax_q;
   logic [16:0]     nseq_q;
   logic [7:0]      modes_q;
   logic [1:0]      t_q;                 // table being set up: 0 LL, 1 OF, 2 ML
@@ -146,10 +149,14 @@ module zstd_seq #(
   logic [7:0] maxsym_t;
   assign maxsym_t = (t_q == 2'd0) ? 8'd35 : (t_q == 2'd1) ? 8'd31 : 8'd52;
 
-  // Sequence header fields
+  // Sequence header fields (RFC 8878 section 3.1.1.3.2.1): Number_of_Sequences in 1, 2 or 3
+  // bytes (hlen), then the Symbol_Compression_Modes byte unless the count is 0 (in any form: the
+  // 2-byte form 0x80 0x00 is valid, RFC 8878 errata), in which case the section ends there.
   logic [7:0]  b0, b1, b2;
   logic [16:0] hn;
   logic [1:0]  hlen;
+  logic        hzero;       // Number_of_Sequences = 0: no modes byte
+  logic [2:0]  hbytes;      // header bytes: hlen, plus the modes byte
   always_comb begin
     b0 = fwd_peek_i[7:0];
     b1 = fwd_peek_i[15:8];
@@ -157,6 +164,8 @@ module zstd_seq #(
     if (b0 < 8'd128) begin hn = 17'(b0); hlen = 2'd1; end
     else if (b0 < 8'd255) begin hn = {1'b0, b0 - 8'd128, b1}; hlen = 2'd2; end
     else begin hn = 17'({b2, b1}) + 17'h7F00; hlen = 2'd3; end
+    hzero  = hn == '0;
+    hbytes = 3'(hlen) + (hzero ? 3'd0 : 3'd1);
   end
 
   // Offset resolution (RFC 8878 section 3.2.2 "Repeat offsets").
@@ -207,12 +216,15 @@ module zstd_seq #(
   // QRes checks (registered fields, stable while the command waits)
   logic [31:0] avail;   // bytes before the match start
   assign avail = fpos_q + 32'(bout_q) + 32'(ll_q);
-  logic r_lits, r_room, r_off, r_hist, r_ok;
+  logic r_lits, r_bmax, r_room, r_off, r_hist, r_ok;
+  logic [31:0] r_end;   // block output after this sequence
+  assign r_end  = 32'(bout_q) + 32'(ll_q) + 32'(ml_q);
   assign r_lits = 32'(lused_q) + 32'(ll_q) > 32'(lsz_q);
-  assign r_room = 32'(bout_q) + 32'(ll_q) + 32'(ml_q) > room_q;
+  assign r_bmax = r_end > 32'(bmax_q);
+  assign r_room = r_end > room_q;
   assign r_off  = roff == 32'd0 || roff > avail;
   assign r_hist = roff > 32'(HistBytes);
-  assign r_ok   = !r_lits && !r_room && !r_off && !r_hist;
+  assign r_ok   = !r_lits && !r_bmax && !r_room && !r_off && !r_hist;
 
   logic            unused_bits;   // offsets above 2^17 are rejected before a command is pushed
   assign unused_bits = ^{fwd_peek_i[63:32], fwd_bitpos_i[2:0], modes_q[1:0], roff[31:17]};
@@ -235,7 +247,7 @@ module zstd_seq #(
     rd_n            = '0;
     unique case (state_q)
       QInit: fwd_init_o = 1'b1;
-      QHdr: if (fwd_nvalid_i >= 8'd32) fwd_consume_o = (b0 == 8'd0) ? 7'd8 : 7'({hlen + 2'd1, 3'b000});
+      QHdr: if (fwd_nvalid_i >= 8'd32) fwd_consume_o = 7'({hbytes, 3'b000});
       QTab: if (t_q != 2'd3 && (mode_t == 2'd0 || mode_t == 2'd2)) fse_start_o = 1'b1;
       QRle: if (fwd_nvalid_i >= 8'd8) begin
               fwd_consume_o = 7'd8;
@@ -279,7 +291,7 @@ module zstd_seq #(
     if (!rst_ni) begin
       state_q <= QIdle;
       beg_q <= '0; bend_q <= '0; lsz_q <= '0; lused_q <= '0; bout_q <= '0; fpos_q <= '0;
-      room_q <= '0; nseq_q <= '0; modes_q <= '0; t_q <= '0; ofv_q <= '0; ll_q <= '0; ml_q <= '0;
+      room_q <= '0; bmax_q <= '0; nseq_q <= '0; modes_q <= '0; t_q <= '0; ofv_q <= '0; ll_q <= '0; ml_q <= '0;
       code_q <= zstd_pkg::ErrNone;
       for (int k = 0; k < 3; k++) begin
         al_q[k] <= '0; tv_q[k] <= 1'b0; st_q[k] <= '0;
@@ -297,7 +309,8 @@ module zstd_seq #(
           bend_q  <= blk_end_i;
           lsz_q   <= lit_size_i;
           fpos_q  <= fpos_i;
-          room_q  <= (room_i > 32'd131072) ? 32'd131072 : room_i;
+          room_q  <= room_i;
+          bmax_q  <= bmax_i;
           lused_q <= '0;
           bout_q  <= '0;
           code_q  <= zstd_pkg::ErrSequences;
@@ -305,9 +318,9 @@ module zstd_seq #(
         end
         QInit: state_q <= QHdr;
         QHdr: if (fwd_nvalid_i >= 8'd32) begin
-          if (b0 == 8'd0) begin
+          if (hzero) begin
             nseq_q  <= '0;
-            state_q <= (beg_q + 1'b1 != bend_q) ? QErr : QEnd;
+            state_q <= (beg_q + (AddrW+1)'(hlen) != bend_q) ? QErr : QEnd;
           end else begin
             nseq_q  <= hn;
             modes_q <= (hlen == 2'd1) ? b1 : (hlen == 2'd2) ? b2 : fwd_peek_i[31:24];
@@ -366,7 +379,10 @@ module zstd_seq #(
         QLl: if (rd_ok) begin ll_q <= 18'(ll_base(e0_q.sym[5:0])) + 18'(bits); state_q <= QRes; end
         QRes: begin
           if (r_lits) state_q <= QErr;
-          else if (r_room) begin
+          else if (r_bmax) begin
+            code_q  <= zstd_pkg::ErrBlockSize;   // decoded size above Block_Maximum_Size
+            state_q <= QErr;
+          end else if (r_room) begin
             code_q  <= zstd_pkg::ErrOutput;
             state_q <= QErr;
           end else if (r_off) begin
@@ -391,7 +407,10 @@ module zstd_seq #(
         end
         QEnd: begin
           if (lsz_q == lused_q) state_q <= QDone;
-          else if (32'(bout_q) + 32'(18'(lsz_q - lused_q)) > room_q) begin
+          else if (32'(bout_q) + 32'(18'(lsz_q - lused_q)) > 32'(bmax_q)) begin
+            code_q  <= zstd_pkg::ErrBlockSize;
+            state_q <= QErr;
+          end else if (32'(bout_q) + 32'(18'(lsz_q - lused_q)) > room_q) begin
             code_q  <= zstd_pkg::ErrOutput;
             state_q <= QErr;
           end else state_q <= QTail;
@@ -413,6 +432,22 @@ module zstd_seq #(
   assign err_o     = (state_q == QErr);
   assign code_o    = code_q;
   assign blk_out_o = bout_q;
+
+  // ---- assertions: handshakes with zstd_frame, the readers, the FSE builder, the table RAMs and
+  // the command queue; the block's bounds ---------------------------------------------------------
+  logic in_seq;   // a sequence is being decoded
+  assign in_seq = state_q == QEx || state_q == QOf || state_q == QMl || state_q == QLl || state_q == QRes;
+  `NDP_ASSERT(start_idle_a, !start_i || state_q == QIdle)
+  `NDP_ASSERT_STREAM(cmd_stable_a, cmd_valid_o, cmd_ready_i, {cmd_ll_o, cmd_ml_o, cmd_off_o})
+  `NDP_ASSERT(cmd_checked_a, !(cmd_valid_o && state_q == QRes) ||
+              (r_ok && cmd_off_o != '0 && 32'(cmd_off_o) <= HistBytes))
+  `NDP_ASSERT(seq_left_a, !in_seq || nseq_q != '0)
+  `NDP_ASSERT(lits_bound_a, lused_q <= lsz_q)
+  `NDP_ASSERT(block_bound_a, state_q == QIdle || (32'(bout_q) <= 32'(bmax_q) && bmax_q <= 18'd131072))
+  `NDP_ASSERT(tab_read_a, !tab_re_o || state_q == QLk || state_q == QRes)
+  `NDP_ASSERT(fse_start_a, !fse_start_o || state_q == QTab || state_q == QRle)
+  `NDP_ASSERT(bwd_consume_a, bwd_consume_o == '0 || bwd_ready_i)
+  `NDP_ASSERT(fwd_consume_a, fwd_consume_o == '0 || 8'(fwd_consume_o) <= fwd_nvalid_i)
 `ifdef ZSTD_TRACE
   state_e prev_q;
   always_ff @(posedge clk_i) begin

@@ -1,6 +1,9 @@
 #include "cli_util.h"
 
+#include "ndp/quantize.h"
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -14,9 +17,19 @@ Result<Model> load_model_arg(const Args& a) {
   auto m = read_model(a.pos[0], fmt.value());
   if (!m.ok()) return m.status();
   if (a.has("--as")) {
-    std::string as = a.get("--as");
-    if (as != "bf16") return Status::Error("--as supports only bf16, got '" + as + "'");
-    convert_model_to_bf16(m.value());
+    auto target = parse_quantize_target(a.get("--as"));
+    if (!target.ok()) return target.status();
+    QuantizeOptions q;
+    q.target = target.value();
+    if (a.has("--group")) {
+      char* end = nullptr;
+      const std::string g = a.get("--group");
+      const long v = std::strtol(g.c_str(), &end, 10);
+      if (g.empty() || *end != '\0' || v < 1 || v > 65536)
+        return Status::Error("--group must be an integer in 1..65536, got '" + g + "'");
+      q.group = static_cast<uint32_t>(v);
+    }
+    NDP_RETURN_IF_ERROR(quantize_model(m.value(), q));
   }
   if (a.has("--match")) {
     std::regex re;

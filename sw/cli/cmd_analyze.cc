@@ -1,4 +1,4 @@
-// ndp analyze PATH [--format F] [--as bf16] [--block BYTES] [--layout L] [--codec C] [--json] [--plot FILE.svg]
+// ndp analyze PATH [--format F] [--as bf16|fp8-e4m3|int8|int4] [--group G] [--block BYTES] [--layout L] [--codec C] [--json] [--plot FILE.svg]
 #include <cstdio>
 
 #include "cli_util.h"
@@ -37,7 +37,7 @@ int cmd_analyze(const Args& a) {
 }  // namespace
 
 NDP_COMMAND("analyze",
-            "analyze PATH [--format auto|safetensors|gguf|llama2c|rwkv|gpt2-raw] [--as bf16] [--match REGEX] [--block BYTES] "
+            "analyze PATH [--format auto|safetensors|gguf|llama2c|rwkv|gpt2-raw] [--as bf16|fp8-e4m3|int8|int4] [--group G] [--match REGEX] [--block BYTES] "
             "[--layout expbyte|bitplane] [--codec auto|lz4|zstd|raw] [--json] [--plot FILE.svg]",
             cmd_analyze, {"--json"});
 

@@ -15,7 +15,7 @@ namespace ndp::cli {
 
 Result<std::unique_ptr<drv::Device>> open_backend(const Args& a) {
   drv::OpenOptions o;
-  auto dram = a.get_int("--dram", static_cast<int64_t>(o.dram_bytes));
+  auto dram = a.get_int("--dram", static_cast<int64_t>(o.dram_bytes), 1, int64_t{1} << 40);
   if (!dram || *dram <= 0) return Status::Error("bad --dram");
   o.dram_bytes = static_cast<uint64_t>(*dram);
   return drv::Device::open(a.get("--backend", "emu"), o);
@@ -72,7 +72,7 @@ void print_read_json(const Args& a, const std::string& backend, const drv::CallS
       {"backend", json_str(backend)},
       {"image", json_str(a.pos.empty() ? "" : a.pos[0])},
       {"region", json_str(a.get("--region"))},
-      {"guard", json_num(static_cast<uint64_t>(a.get_int("--guard", 0).value_or(0)))},
+      {"guard", json_num(static_cast<uint64_t>(a.get_int("--guard", 0, 0, 2).value_or(0)))},
       {"tensors", json_num(static_cast<uint64_t>(tensors))},
       {"host_bytes", json_num(st.host_bytes)},
       {"link_bytes", json_num(st.link_bytes)},
@@ -91,7 +91,7 @@ int cmd_dev_read(const Args& a) {
   if (a.pos.empty()) return fail(a, "missing IMAGE");
   if (!a.has("-o")) return fail(a, "missing -o OUT");
   if (!a.has("--region")) return fail(a, "missing --region FORMAT");
-  auto guard = a.get_int("--guard", 0);
+  auto guard = a.get_int("--guard", 0, 0, 2);
   if (!guard) return 1;
   if (*guard < 0 || *guard > 2) return fail(a, "--guard must be 0, 1 or 2");
   auto dev = open_backend(a);
@@ -149,11 +149,11 @@ int cmd_dev_daemon(const Args& a) {
   }
   drv::EmuNodeOptions o;
   o.socket = a.get("--socket");
-  auto dram = a.get_int("--dram", static_cast<int64_t>(o.device.dram_bytes));
+  auto dram = a.get_int("--dram", static_cast<int64_t>(o.device.dram_bytes), 1, int64_t{1} << 40);
   if (!dram || *dram <= 0) return fail(a, "bad --dram");
   o.device.dram_bytes = static_cast<uint64_t>(*dram);
   if (a.has("--idle-exit")) {
-    auto idle = a.get_int("--idle-exit", 0);
+    auto idle = a.get_int("--idle-exit", 0, 0, 86400 * 365);
     if (!idle || *idle < 0) return fail(a, "bad --idle-exit");
     o.exit_when_idle = true;
     o.idle_seconds = static_cast<double>(*idle);

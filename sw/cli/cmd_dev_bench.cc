@@ -137,7 +137,7 @@ Result<double> bench_maps(drv::Device& d, uint32_t img, const std::vector<Piece>
 
 int cmd_dev_bench(const Args& a) {
   if (a.pos.empty()) return fail(a, "missing IMAGE");
-  auto threads = a.get_int("--threads", 1), unit = a.get_int("--fault-bytes", 4096);
+  auto threads = a.get_int("--threads", 1, 1, 1024), unit = a.get_int("--fault-bytes", 4096, 4096, int64_t{1} << 30);
   if (!threads || !unit) return 1;
   if (*threads < 1 || *threads > 256) return fail(a, "--threads must be 1..256");
   const double seconds = a.has("--seconds") ? std::atof(a.get("--seconds").c_str()) : 1.0;

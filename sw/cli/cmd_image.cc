@@ -146,7 +146,7 @@ int cmd_verify(const Args& a) {
 }  // namespace
 
 NDP_COMMAND("pack",
-            "pack PATH -o IMAGE [--format F] [--as bf16] [--match REGEX] [--codec auto|lz4|zstd|raw] [--block BYTES] "
+            "pack PATH -o IMAGE [--format F] [--as bf16|fp8-e4m3|int8|int4] [--group G] [--match REGEX] [--codec auto|lz4|zstd|raw] [--block BYTES] "
             "[--layout expbyte|bitplane] [--max-bytes N]",
             cmd_pack);
 NDP_COMMAND("unpack", "unpack IMAGE -o FILE [--raw]   (safetensors output unless --raw)", cmd_unpack, {"--raw"});

@@ -21,9 +21,9 @@ using namespace ndp::kv;
 
 // --tokens --layers --kv-heads --head-dim --elem, each defaulting to `g`.
 bool geometry_args(const Args& a, Geometry& g) {
-  const auto t = a.get_int("--tokens", g.tokens), l = a.get_int("--layers", g.layers);
-  const auto h = a.get_int("--kv-heads", g.kv_heads), d = a.get_int("--head-dim", g.head_dim);
-  const auto e = a.get_int("--elem", g.elem_bytes);
+  const auto t = a.get_int("--tokens", g.tokens, 1, 1 << 20), l = a.get_int("--layers", g.layers, 1, 1 << 20);
+  const auto h = a.get_int("--kv-heads", g.kv_heads, 1, 1 << 20), d = a.get_int("--head-dim", g.head_dim, 1, 1 << 20);
+  const auto e = a.get_int("--elem", g.elem_bytes, 1, 1 << 20);
   if (!t || !l || !h || !d || !e) return false;
   for (int64_t v : {*t, *l, *h, *d, *e})
     if (v <= 0 || v > (1 << 20)) return fail(a, "block dimensions must be 1..1048576"), false;
@@ -87,8 +87,8 @@ int cmd_create(const Args& a) {
   if (path.empty()) return fail(a, "missing --pool FILE");
   CreateOptions o;
   o.geometry = Geometry{16, 32, 8, 128, 2};
-  const auto blocks = a.get_int("--blocks", 0), node = a.get_int("--node", -1);
-  const auto ch = a.get_int("--channels", 16), depth = a.get_int("--depth", 8);
+  const auto blocks = a.get_int("--blocks", 0, 0, int64_t{1} << 40), node = a.get_int("--node", -1, -1, 65535);
+  const auto ch = a.get_int("--channels", 16, 1, 65536), depth = a.get_int("--depth", 8, 1, 65536);
   if (!blocks || !node || !ch || !depth || !geometry_args(a, o.geometry) || !coherence_arg(a, o.coherence) ||
       !size_arg(a, "--size", o.pool_bytes))
     return 1;
@@ -150,7 +150,7 @@ volatile std::sig_atomic_t g_stop = 0;
 int cmd_serve(const Args& a) {
   const std::string path = pool_arg(a);
   if (path.empty()) return fail(a, "missing --pool FILE");
-  const auto seconds = a.get_int("--seconds", 0);
+  const auto seconds = a.get_int("--seconds", 0, 0, 86400 * 365);
   if (!seconds) return 1;
   auto s = KvStore::open(path);
   if (!s.ok()) return fail(a, s.status().message());
@@ -179,7 +179,7 @@ int cmd_bench(const Args& a) {
   BenchOptions o;
   o.pool = pool_arg(a);
   if (o.pool.empty()) return fail(a, "missing --pool FILE");
-  const auto procs = a.get_int("--procs", 1), calls = a.get_int("--rpc-calls", 20000);
+  const auto procs = a.get_int("--procs", 1, 1, 4096), calls = a.get_int("--rpc-calls", 20000, 0, int64_t{1} << 40);
   if (!procs || !calls || !geometry_args(a, o.geometry) || !coherence_arg(a, o.coherence) ||
       !size_arg(a, "--size", o.pool_bytes))
     return 1;
@@ -208,9 +208,9 @@ int cmd_crash(const Args& a) {
   o.pool = pool_arg(a);
   if (o.pool.empty()) return fail(a, "missing --pool FILE");
   o.geometry = Geometry{16, 4, 2, 64, 2};
-  const auto procs = a.get_int("--procs", 4), kills = a.get_int("--kills", 20);
-  const auto blocks = a.get_int("--blocks", 256), seed = a.get_int("--seed", 1);
-  const auto dmin = a.get_int("--min-delay-us", 2000), dmax = a.get_int("--max-delay-us", 30000);
+  const auto procs = a.get_int("--procs", 4, 1, 4096), kills = a.get_int("--kills", 20, 0, 1000000);
+  const auto blocks = a.get_int("--blocks", 256, 0, int64_t{1} << 40), seed = a.get_int("--seed", 1, 0, int64_t{0x7FFFFFFFFFFFFFFF});
+  const auto dmin = a.get_int("--min-delay-us", 2000, 0, 60000000), dmax = a.get_int("--max-delay-us", 30000, 0, 60000000);
   if (!procs || !kills || !blocks || !seed || !dmin || !dmax || !geometry_args(a, o.geometry) ||
       !coherence_arg(a, o.coherence))
     return 1;

@@ -51,7 +51,7 @@ bool tier_args(const Args& a, TierModel& t) {
 
 Result<AccessTrace> trace_from_args(const Args& a, const LlamaModel& m, bool& ok) {
   ok = false;
-  const auto steps = a.get_int("--profile-steps", 4);
+  const auto steps = a.get_int("--profile-steps", 4, 1, 1000);
   if (!steps) return Status::Error("");
   auto prof = profile_llama(m, int(*steps));
   if (!prof.ok()) return prof.status();
@@ -104,7 +104,7 @@ int cmd_replay(const Args& a) {
   if (path.empty()) return fail(a, "missing --model PATH (a llama2.c checkpoint or a safetensors Llama)");
   ReplayOptions o;
   std::vector<uint32_t> windows = {1, 2, 4, 8, 16, 32};
-  const auto iters = a.get_int("--iterations", 3), seed = a.get_int("--seed", 1);
+  const auto iters = a.get_int("--iterations", 3, 1, 1000000), seed = a.get_int("--seed", 1, 0, int64_t{0x7FFFFFFFFFFFFFFF});
   if (!iters || !seed || !tier_args(a, o.tier) || !windows_arg(a, windows)) return 1;
   if (*iters <= 0 || *iters > 1000) return fail(a, "--iterations must be 1..1000");
   o.iterations = uint32_t(*iters), o.seed = uint64_t(*seed);

@@ -371,6 +371,11 @@ bool DeviceEnv::drain(uint64_t max_cycles) {
   return impl_->run_until(all_done, max_cycles);
 }
 
+void DeviceEnv::idle(uint64_t cycles) {
+  const uint64_t end = cycle() + cycles;
+  impl_->run_until([&] { return cycle() >= end; }, cycles + 1);
+}
+
 namespace {
 // Bursts of at most 4 KiB that do not cross a 4 KiB boundary.
 template <class F>

@@ -73,6 +73,8 @@ class DeviceEnv : public ndp::dev::HostPort {
                       const std::vector<uint64_t>& strobes = {}, unsigned burst = 1);
   // Run until every queued burst is answered (false on timeout / assertion: the test has failed).
   bool drain(uint64_t max_cycles);
+  // Run `cycles` clock cycles with no new request (background work such as prefetches goes on).
+  void idle(uint64_t cycles);
   const ReadResult& read_result(size_t ticket) const { return reads_[ticket]; }
   uint8_t write_resp(size_t ticket) const { return writes_[ticket].resp; }
 

@@ -97,8 +97,17 @@ class Mirror {
     pending_.clear();
     return beats;
   }
+  // Wait (bounded) until the RTL has no chunk decode in flight (STATUS bit 2: prefetches outlive the
+  // bursts that started them), so its counters have settled.
+  void settle() {
+    int polls = 1;
+    for (; polls < 1000 && (reg(env, dev::kCsrStatus) & dev::kStatusDecoding); ++polls) env.idle(200);
+    EXPECT_LT(polls, 1000) << "decodes still in flight";
+    for (int i = 0; i < polls; ++i) reg(*model, dev::kCsrStatus);  // the same register reads on the model
+  }
   // The error log, STATUS and every counter but CNT_CYCLES agree (read through both host ports).
   void check_registers() {
+    settle();
     auto rd = [&](uint64_t off, uint64_t* rtl, uint64_t* mdl) {
       *rtl = reg(env, off);
       *mdl = reg(*model, off);
@@ -279,6 +288,47 @@ TEST(NdpDevice, EveryRegionStories260K) {
   mr.check_registers();
   std::printf("%llu beats compared with ndp read and the model, %llu cycles\n", (unsigned long long)beats,
               (unsigned long long)mr.env.cycle());
+}
+
+// Sequential prefetch (spec 7.6) against the model: streams through consecutive tensors (the
+// window runs on into the next tensor), a FLUSH while prefetches are still decoding, PREFETCH
+// values 0..max, and interleaved streams of two IDs; every burst, counter and the log compared.
+TEST(NdpDevice, PrefetchStreamsFlushAndDepths) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.1, 0.1, 40, 8});
+  Loaded L;
+  if (!load_stories(mr, 2048, 6, &L)) GTEST_SKIP() << "stories260K not found";
+  const unsigned max_pf = DeviceEnv::params(4).max_prefetch;
+  auto stream = [&](size_t t, const Region& r, uint64_t from, uint64_t to, uint32_t id) {
+    for (uint64_t a = from; a < to; a += 4096)
+      mr.read(region_addr(r, L.plan.desc[t].base, a), static_cast<unsigned>((std::min<uint64_t>(to, a + 4096) - a + 63) / 64), id);
+  };
+  const Region full = parse_region("full", DType::kBF16, 0).value();
+  const Region fp8 = parse_region("fp8-e4m3", DType::kBF16, 1).value();
+  for (unsigned d : {max_pf, 0u, 1u, max_pf - 1}) {
+    mr.csr_write(dev::kCsrPrefetch, d);
+    mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush);
+    for (size_t t = 0; t < 3; ++t)  // three tensors back to back
+      stream(t, full, 0, region_output_bytes(full, DType::kBF16, L.plan.desc[t].elems), 1);
+    EXPECT_GT(mr.check(), 0u);
+    // half a tensor, then FLUSH with the prefetches of the rest still in flight, then the rest
+    const uint64_t n3 = region_output_bytes(fp8, DType::kBF16, L.plan.desc[3].elems);
+    stream(3, fp8, 0, n3 / 2 / 4096 * 4096, 2);
+    EXPECT_GT(mr.check(), 0u);
+    mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush);
+    stream(3, fp8, n3 / 2 / 4096 * 4096, n3, 2);
+    // two streams interleaved burst by burst (IDs 3 and 4)
+    const uint64_t n4 = region_output_bytes(fp8, DType::kBF16, L.plan.desc[4].elems),
+                   n5 = region_output_bytes(full, DType::kBF16, L.plan.desc[5].elems);
+    for (uint64_t a = 0; a < std::max(n4, n5); a += 4096) {
+      if (a < n4) stream(4, fp8, a, std::min(n4, a + 4096), 3);
+      if (a < n5) stream(5, full, a, std::min(n5, a + 4096), 4);
+    }
+    EXPECT_GT(mr.check(), 0u);
+    mr.check_registers();
+    if (testing::Test::HasFailure()) return;
+  }
+  EXPECT_EQ(mr.csr(dev::kCsrPrefetch), max_pf - 1);
 }
 
 TEST(NdpDevice, RandomBurstsManyIds) {

@@ -12,7 +12,7 @@
 
 namespace ndp::tb {
 
-std::vector<KvGoldenWindow> kv_golden_windows(const KvGeo& g, const std::vector<uint16_t>& tm) {
+std::vector<KvGoldenWindow> kv_golden_windows(const KvGeo& g, const std::vector<uint16_t>& tm, KvBase base) {
   const KvGeometry geo{g.W, g.C, g.H};
   const uint64_t tokens = tm.size() / g.N();
   std::vector<KvGoldenWindow> out;
@@ -22,7 +22,7 @@ std::vector<KvGoldenWindow> kv_golden_windows(const KvGeo& g, const std::vector<
     w.seq_last = (t0 + w.w == tokens);
     w.elems.resize(uint64_t{w.w} * g.N());
     w.base.resize(g.N());
-    kv_window_forward(DType::kBF16, geo, w.w, &tm[t0 * g.N()], w.elems.data(), w.base.data());
+    kv_window_forward(DType::kBF16, geo, w.w, &tm[t0 * g.N()], w.elems.data(), w.base.data(), base);
     out.push_back(std::move(w));
   }
   return out;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ndp/kv.h"
 #include "tb_rng.h"
 #include "tb_scoreboard.h"
 #include "tb_sim.h"
@@ -33,7 +34,7 @@ struct KvGeo {
 
 // The points built in tb/kv/models.cmake.
 constexpr KvGeo kKvRef{"ref", 128, 1, 32, 16};  // LLaMA-style reference: 32 bytes per cycle
-constexpr KvGeo kKvS260{"s260", 8, 4, 32, 16};  // stories260K: head size 8, 4 KV heads co-packed
+constexpr KvGeo kKvS260{"s260", 8, 4, 128, 16};  // stories260K's default geometry: 4 KV heads of 8, W = 128
 constexpr KvGeo kKvOdd{"odd", 8, 1, 12, 8};     // W not a multiple of P, P = 8, NB = 1
 
 // One window as the golden model produces it.
@@ -45,8 +46,9 @@ struct KvGoldenWindow {
 };
 
 // Cut a token-major sequence (tokens x N words) into windows of g.W tokens with
-// ndp::kv_window_forward (H heads of C channels).
-std::vector<KvGoldenWindow> kv_golden_windows(const KvGeo& g, const std::vector<uint16_t>& tm);
+// ndp::kv_window_forward (H heads of C channels), base exponents per `base`.
+std::vector<KvGoldenWindow> kv_golden_windows(const KvGeo& g, const std::vector<uint16_t>& tm,
+                                              KvBase base = KvBase::kMax);
 // Token-major words of a window list (ndp::kv_window_inverse), windows concatenated.
 std::vector<uint16_t> kv_golden_inverse(const KvGeo& g, const std::vector<KvGoldenWindow>& win);
 // Serialized window stream (the ndp-rtl kv-window output / kv-unwindow input): per window a
@@ -113,13 +115,16 @@ class KvProbe : public Component {
 };
 
 // ---------------------------------------------------------------------------------------------
-// kv_window: token-major sequences in; channel-major elements and base exponents out.
+// kv_window: token-major sequences in; channel-major elements and base exponents out. `base` is
+// the reference choice the DUT is configured for (cfg_base_max_i): kMax or kMin.
 template <class M>
 class KvWindowEnv {
  public:
-  KvWindowEnv(const KvGeo& g, uint64_t seed, const std::string& fst, double gap, double backpressure)
-      : g_(g), rng_(seed), dut_(seed, fst) {
+  KvWindowEnv(const KvGeo& g, uint64_t seed, const std::string& fst, double gap, double backpressure,
+              KvBase base_choice = KvBase::kMax)
+      : g_(g), base_(base_choice), rng_(seed), dut_(seed, fst) {
     M* m = &dut_.model();
+    m->cfg_base_max_i = base_choice == KvBase::kMax;
     StreamPort<KvBeat> in;
     in.valid = [m] { return m->in_valid_i != 0; };
     in.ready = [m] { return m->in_ready_o != 0; };
@@ -184,7 +189,7 @@ class KvWindowEnv {
       b.last = (i + 1 == beats);
       drv_->push(b);
     }
-    auto win = kv_golden_windows(g_, tm);
+    auto win = kv_golden_windows(g_, tm, base_);
     for (size_t k = 0; k < win.size(); ++k) {
       const std::string l = label + " window " + std::to_string(k);
       sb_.expect(l + " elements", bytes_of(win[k].elems));
@@ -299,6 +304,7 @@ class KvWindowEnv {
   }
 
   KvGeo g_;
+  KvBase base_;
   Rng rng_;
   Dut<M> dut_;
   std::unique_ptr<StreamDriver<KvBeat>> drv_;

@@ -1,9 +1,10 @@
 # KV window engines (rtl/kv): kv_window and kv_unwindow at three parameter points each
-# (name C H W P): the LLaMA-style reference, the stories260K shape (head size 8, 4 KV heads
-# co-packed per window) and a small odd point (W not a multiple of P, one block per token).
+# (name C H W P): the LLaMA-style reference, stories260K's default geometry (head size 8, 4 KV
+# heads co-packed per window, W = 128: 4096 elements like the reference) and a small odd point
+# (W not a multiple of P, one block per token).
 # Included by tb/CMakeLists.txt.
 set(NDP_RTL_KV ${NDP_RTL_DIR}/kv/kv_run_gen.sv ${NDP_RTL_DIR}/kv/kv_base_buf.sv)
-foreach(point "ref 128 1 32 16" "s260 8 4 32 16" "odd 8 1 12 8")
+foreach(point "ref 128 1 32 16" "s260 8 4 128 16" "odd 8 1 12 8")
   separate_arguments(p UNIX_COMMAND "${point}")
   list(GET p 0 name)
   list(GET p 1 c)

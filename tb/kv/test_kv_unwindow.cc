@@ -20,14 +20,15 @@ uint64_t budget(const KvGeo& g, uint64_t tokens) { return 4 * uint64_t{g.P} * to
 
 // Windows of a sequence; checks the golden inverse restores the sequence (the scoreboard then
 // compares the DUT against that).
-std::vector<KvGoldenWindow> windows_of(const KvGeo& g, const std::vector<uint16_t>& seq) {
-  auto win = kv_golden_windows(g, seq);
+std::vector<KvGoldenWindow> windows_of(const KvGeo& g, const std::vector<uint16_t>& seq,
+                                       KvBase base = KvBase::kMax) {
+  auto win = kv_golden_windows(g, seq, base);
   EXPECT_EQ(kv_golden_inverse(g, win), seq);
   return win;
 }
 
 template <class M>
-void random_windows(const KvGeo& g, double gap, double bp) {
+void random_windows(const KvGeo& g, double gap, double bp, KvBase base = KvBase::kMax) {
   const uint64_t seed = test_seed();
   run_with_waves([&](const std::string& fst) {
     Rng rng(seed ^ 0x554e);
@@ -37,7 +38,7 @@ void random_windows(const KvGeo& g, double gap, double bp) {
     for (uint64_t len : {uint64_t{1}, uint64_t{g.W}, uint64_t{g.W + 1}, rng.range(2, 5 * g.W), uint64_t{3 * g.W}}) {
       for (KvMix mix : {KvMix::kKvLike, KvMix::kUniform, KvMix::kEqualExp, KvMix::kZeros, KvMix::kSpecials}) {
         if (rng.chance(0.5) && mix != KvMix::kKvLike) continue;
-        env.push_windows(windows_of(g, kv_random(rng, len, g.N(), mix)), "seq " + std::to_string(s++));
+        env.push_windows(windows_of(g, kv_random(rng, len, g.N(), mix), base), "seq " + std::to_string(s++));
         tokens += len;
       }
     }
@@ -50,6 +51,10 @@ TEST(KvUnwindow, RandomRef) { random_windows<Vkv_unwindow_ref>(kKvRef, 0.25, 0.3
 TEST(KvUnwindow, RandomS260) { random_windows<Vkv_unwindow_s260>(kKvS260, 0.25, 0.3); }
 TEST(KvUnwindow, RandomOdd) { random_windows<Vkv_unwindow_odd>(kKvOdd, 0.25, 0.3); }
 TEST(KvUnwindow, RandomOddNoStalls) { random_windows<Vkv_unwindow_odd>(kKvOdd, 0.0, 0.0); }
+// The decoder adds back whatever base is stored: windows made with every base choice.
+TEST(KvUnwindow, RandomRefOtherBases) {
+  for (KvBase b : {KvBase::kMin, KvBase::kMedian, KvBase::kZero}) random_windows<Vkv_unwindow_ref>(kKvRef, 0.25, 0.3, b);
+}
 
 template <class M>
 void full_rate(const KvGeo& g, uint32_t windows) {

@@ -1,4 +1,5 @@
-// kv_window against the golden model (ndp::kv_window_forward) at three parameter points: random
+// kv_window against the golden model (ndp::kv_window_forward) at three parameter points, with the
+// base maximum (cfg_base_max_i = 1, the expbyte reference) and minimum (0, bitplane): random
 // sequences of every mix (zeros, subnormals, NaN/Inf, all-equal and widely spread exponents) with
 // partial windows, random valid gaps and backpressure; a real KV cache of stories260K; reset in the
 // middle of a stream; the full-rate reference point; and the output fed into bp_aggregator.
@@ -21,11 +22,11 @@ namespace {
 uint64_t budget(const KvGeo& g, uint64_t tokens) { return 4 * uint64_t{g.P} * tokens * g.NB() + 100000; }
 
 template <class M>
-void random_sequences(const KvGeo& g, double gap, double bp) {
+void random_sequences(const KvGeo& g, double gap, double bp, KvBase base = KvBase::kMax) {
   const uint64_t seed = test_seed();
   run_with_waves([&](const std::string& fst) {
     Rng rng(seed ^ 0x4b56);
-    KvWindowEnv<M> env(g, seed, fst, gap, bp);
+    KvWindowEnv<M> env(g, seed, fst, gap, bp, base);
     const KvMix mixes[] = {KvMix::kKvLike, KvMix::kUniform, KvMix::kEqualExp, KvMix::kZeros, KvMix::kSpecials};
     uint64_t tokens = 0;
     int s = 0;
@@ -47,24 +48,35 @@ TEST(KvWindow, RandomRef) { random_sequences<Vkv_window_ref>(kKvRef, 0.25, 0.3);
 TEST(KvWindow, RandomS260) { random_sequences<Vkv_window_s260>(kKvS260, 0.25, 0.3); }
 TEST(KvWindow, RandomOdd) { random_sequences<Vkv_window_odd>(kKvOdd, 0.25, 0.3); }
 TEST(KvWindow, RandomOddNoStalls) { random_sequences<Vkv_window_odd>(kKvOdd, 0.0, 0.0); }
+// cfg_base_max_i = 0: the bitplane layout's reference base (minimum).
+TEST(KvWindow, RandomRefMinBase) { random_sequences<Vkv_window_ref>(kKvRef, 0.25, 0.3, KvBase::kMin); }
+TEST(KvWindow, RandomOddMinBase) { random_sequences<Vkv_window_odd>(kKvOdd, 0.25, 0.3, KvBase::kMin); }
 
 TEST(KvWindow, CornerWindows) {
-  // One window per corner value class, back to back, each a full window and then a 1-token one.
+  // One window per corner value class, back to back, each a full window and then a 1-token one,
+  // with either base.
   const uint64_t seed = test_seed();
   run_with_waves([&](const std::string& fst) {
-    Rng rng(seed ^ 0xc0);
-    KvWindowEnv<Vkv_window_ref> env(kKvRef, seed, fst, 0.1, 0.1);
-    int s = 0;
-    for (KvMix mix : {KvMix::kZeros, KvMix::kSpecials, KvMix::kEqualExp, KvMix::kUniform}) {
-      env.push_sequence(kv_random(rng, kKvRef.W, kKvRef.N(), mix), "full " + std::to_string(s));
-      env.push_sequence(kv_random(rng, 1, kKvRef.N(), mix), "single " + std::to_string(s++));
+    for (KvBase base : {KvBase::kMax, KvBase::kMin}) {  // one Verilator model alive at a time
+      Rng rng(seed ^ 0xc0);
+      KvWindowEnv<Vkv_window_ref> env(kKvRef, seed, fst, 0.1, 0.1, base);
+      int s = 0;
+      for (KvMix mix : {KvMix::kZeros, KvMix::kSpecials, KvMix::kEqualExp, KvMix::kUniform}) {
+        env.push_sequence(kv_random(rng, kKvRef.W, kKvRef.N(), mix), "full " + std::to_string(s));
+        env.push_sequence(kv_random(rng, 1, kKvRef.N(), mix), "single " + std::to_string(s++));
+      }
+      // exponent 0 next to 255 (NaN/Inf) in one channel: delta 255 from the minimum (base 0), 1
+      // from the maximum (base 255)
+      std::vector<uint16_t> v(kKvRef.W * kKvRef.N(), 0x0001);
+      for (uint32_t n = 0; n < kKvRef.N(); ++n) v[n] = 0x7F80;
+      env.push_sequence(v, "zero and Inf");
+      // exponents 255 and 254: delta 255 from the maximum
+      std::vector<uint16_t> u(kKvRef.W * kKvRef.N(), 0x7F00);
+      for (uint32_t n = 0; n < kKvRef.N(); ++n) u[n] = 0xFFC1;
+      env.push_sequence(u, "NaN and 2^127");
+      EXPECT_TRUE(env.run(budget(kKvRef, 12 * kKvRef.W)));
+      EXPECT_TRUE(env.finish());
     }
-    // exponent 0 (base 0) next to 255 (NaN/Inf) in one channel: delta 255
-    std::vector<uint16_t> v(kKvRef.W * kKvRef.N(), 0x0001);
-    for (uint32_t n = 0; n < kKvRef.N(); ++n) v[n] = 0x7F80;
-    env.push_sequence(v, "delta 255");
-    EXPECT_TRUE(env.run(budget(kKvRef, 10 * kKvRef.W)));
-    EXPECT_TRUE(env.finish());
   });
 }
 
@@ -130,8 +142,8 @@ TEST(KvWindow, RealTraceStories260K) {
       EXPECT_TRUE(env.finish());
     }
     {
-      // One head per window, W = 12 (partial windows at the end of every sequence).
-      KvWindowEnv<Vkv_window_odd> odd(kKvOdd, seed, fst, 0.2, 0.2);
+      // One head per window, W = 12 (partial windows at the end of every sequence), base min.
+      KvWindowEnv<Vkv_window_odd> odd(kKvOdd, seed, fst, 0.2, 0.2, KvBase::kMin);
       for (uint32_t h = 0; h < t->n_kv_heads; ++h)
         odd.push_sequence(kv_trace_group(*t, h % t->n_layers, h & 1, h, 1), "head " + std::to_string(h));
       EXPECT_TRUE(odd.run(budget(kKvOdd, 4ull * t->n_tokens) * 4));

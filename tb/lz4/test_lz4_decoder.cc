@@ -5,6 +5,7 @@
 // per-stream cycle bound, the throughput on real plane blocks, and a second parameter point.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -309,8 +310,11 @@ TEST(Lz4Decoder, RealPlanesThroughput) {
   std::printf("  exponent planes:  %s\n", kind[1].text().c_str());
   if (!kind[2].per_block.empty()) std::printf("  other planes:     %s\n", kind[2].text().c_str());
   std::fflush(stdout);
-  EXPECT_GE(all.aggregate(), 16.0);
-  EXPECT_GE(percentile(all.per_block, 5), 16.0);
+  // what README.md and docs/results/lz4.md state: 20.1 B/cycle sustained, every block >= 17.2
+  // (the simulation is deterministic: no gaps, no backpressure, fixed data and liblz4 level)
+  EXPECT_GE(all.aggregate(), 20.05);
+  ASSERT_FALSE(all.per_block.empty());
+  EXPECT_GE(*std::min_element(all.per_block.begin(), all.per_block.end()), 17.2);
 }
 
 // Interop: every non-constant plane of stories260K and GPT-2 layer 1 from LZ4_compress_fast

@@ -19,29 +19,17 @@ namespace {
 
 using Env = ZstdDecEnv<Vzstd_decoder>;
 
-// docs/zstd.md "Bounded decoding": cycles <= 32 x (input bytes + output capacity) + 40000 x blocks,
-// with blocks <= input bytes / 3; checked here with blocks taken as input/3 + 1.
-uint64_t cycle_bound(size_t in, size_t cap) { return 32 * (in + cap) + 40000 * (in / 3 + 1); }
-
-std::string first_diff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  size_t i = 0;
-  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  return "first difference at byte " + std::to_string(i) + " (got " + std::to_string(a.size()) + " bytes, want " +
-         std::to_string(b.size()) + ")";
-}
+uint64_t cycle_bound(size_t in, size_t cap) { return zstd_cycle_bound(in, cap); }
+std::string first_diff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) { return zstd_first_diff(a, b); }
 
 struct Tally {
-  uint64_t ok = 0, history = 0, bytes = 0, cycles = 0;
+  uint64_t ok = 0, bytes = 0, cycles = 0;
 };
 
-// Decode v.frame; it must give v.orig, or be rejected with ErrHistory when allow_history.
-void expect_decodes(Env& env, const ZstdVector& v, bool allow_history, Tally* t) {
+// Decode v.frame; it must give v.orig exactly.
+void expect_decodes(Env& env, const ZstdVector& v, Tally* t) {
   ZResult r = env.decode(v.frame, static_cast<uint32_t>(v.orig.size()), cycle_bound(v.frame.size(), v.orig.size()));
   ASSERT_TRUE(r.done) << v.name << ": no status row";
-  if (allow_history && r.code == kZstdErrHistory) {
-    ++t->history;
-    return;
-  }
   ASSERT_EQ(r.code, 0) << v.name << ": error " << zstd_err_name(r.code);
   ASSERT_TRUE(r.bytes == v.orig) << v.name << ": " << first_diff(r.bytes, v.orig);
   ++t->ok;
@@ -58,15 +46,15 @@ void corpus(const std::string& set) {
   for (size_t i = 0; i < vs.size(); ++i) {
     // every third frame with random input gaps and output backpressure
     env.set_knobs(i % 3 == 2 ? 0.3 : 0.0, i % 3 == 2 ? 0.3 : 0.0);
-    expect_decodes(env, vs[i], true, &t);
+    expect_decodes(env, vs[i], &t);
     if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_TRUE(env.protocol_ok());
-  std::printf("[zstd] decodecorpus %s: %zu frames, %lu decoded, %lu rejected (history limit), %.3f output bytes/cycle "
+  std::printf("[zstd] decodecorpus %s: %zu frames, %lu decoded exactly, %.3f output bytes/cycle "
               "(all frames, every third one with gaps/backpressure)\n", set.c_str(), vs.size(), (unsigned long)t.ok,
-              (unsigned long)t.history, double(t.bytes) / double(t.cycles));
-  EXPECT_EQ(t.ok + t.history, vs.size());
-  EXPECT_GT(t.ok, 0u);
+              double(t.bytes) / double(t.cycles));
+  EXPECT_EQ(t.ok, vs.size());  // every frame, none left to the history limit (docs/zstd.md)
+  EXPECT_EQ(vs.size(), set == "small" ? 400u : 100u) << "the README counts 500 decodecorpus frames";
 }
 
 TEST(ZstdDecoder, DecodecorpusSmall) { corpus("small"); }
@@ -95,7 +83,7 @@ TEST(ZstdDecoder, LibzstdLevels) {
       for (const auto& [name, src] : srcs) {
         ZstdVector v{name + " level " + std::to_string(level) + (ck ? " checksum" : ""), libzstd_compress(src, level, ck), src};
         ASSERT_FALSE(v.frame.empty());
-        expect_decodes(env, v, false, &t);
+        expect_decodes(env, v, &t);
         if (::testing::Test::HasFatalFailure()) return;
       }
       std::printf("[zstd] libzstd level %d %s: %lu frames decoded, %.3f output bytes/cycle\n", level,
@@ -236,6 +224,35 @@ TEST(ZstdDecoder, Directed) {
   EXPECT_TRUE(env.protocol_ok());
 }
 
+// Where the decoder may reject a frame that libzstd 1.5.4 accepts: the classes of docs/zstd.md
+// "Stricter than libzstd", each with the RFC 8878 clause that makes the frame invalid (or the
+// documented history limit). nullptr: a rejection in no class (a test failure).
+const char* stricter_class(const std::vector<uint8_t>& m, uint8_t code) {
+  std::vector<ZstdBlock> blocks;
+  const bool parsed = zstd_frame_blocks(m, &blocks);
+  uint64_t window = 0;
+  const bool hdr = zstd_frame_window(m, &window);
+  std::vector<uint8_t> ref;
+  switch (code) {
+    case kZstdErrFrameHdr:  // 3.1.1.1.2: decoders may limit Window_Size; ours is 2^27 (libzstd's default)
+      return hdr && window > (1ull << 27) ? "window above 2^27" : nullptr;
+    case kZstdErrBlockSize:  // 3.1.1.2.3/4: Block_Size and decoded size <= Block_Maximum_Size
+      return !libzstd_decompress_stream(m, 1u << 22, &ref) ? "Block_Maximum_Size" : nullptr;
+    case kZstdErrSequences:  // 3.1.1.3.2.1: reserved mode bits must be zero; 3.1.1.3.2.1.2: the bitstream
+                             // "shall be entirely consumed"
+      for (const ZstdBlock& b : blocks)
+        if (parsed && b.type == 2 && b.nseq != 0 && (b.modes & 3u) != 0)
+          return "reserved Symbol_Compression_Modes bits";
+      return "sequence bitstream not consumed exactly";
+    case kZstdErrHuffman:  // 4.2.1: Max_Number_of_Bits <= 11; 4.2.2: streams consumed exactly
+      return "Huffman tree or stream";
+    case kZstdErrHistory:  // documented limit: a valid offset beyond the 64 KiB history
+      return "history limit";
+    default:
+      return nullptr;
+  }
+}
+
 // Malformed frames: bit flips and truncations of decodecorpus frames.
 void malformed(int part, int count) {
   std::vector<ZstdVector> vs;
@@ -246,7 +263,7 @@ void malformed(int part, int count) {
   vs.resize(vs.size() / 2);
   Env env(test_seed() + static_cast<uint64_t>(part), "", 0.0, 0.0);
   Rng& g = env.rng();
-  std::map<std::string, uint64_t> codes;
+  std::map<std::string, uint64_t> codes, stricter;
   uint64_t accepted = 0, rtl_stricter = 0, max_cycles = 0;
   for (int i = 0; i < count; ++i) {
     const ZstdVector& v = vs[g.range(0, vs.size() - 1)];
@@ -267,6 +284,7 @@ void malformed(int part, int count) {
     std::vector<uint8_t> ref;
     std::string lib_err;
     bool lib_ok = libzstd_decompress(m, cap, &ref, &lib_err);
+    const bool save = std::getenv("NDP_TB_SAVE") != nullptr;  // informational files, on request only
     if (r.code == 0 && (!lib_ok || r.bytes != ref)) save_vector("zstd_malformed_failing.zst", m);
     if (r.code == 0) {
       ++accepted;
@@ -274,13 +292,12 @@ void malformed(int part, int count) {
                           << lib_err << "); saved as zstd_malformed_failing.zst";
       ASSERT_TRUE(r.bytes == ref) << v.name << " mutation " << i << ": " << first_diff(r.bytes, ref);
     } else if (lib_ok) {
-      if (rtl_stricter == 0) {
-        // informational: written only on request (NDP_TB_SAVE=1), into the working directory
-        const bool save = std::getenv("NDP_TB_SAVE") != nullptr;
-        if (save) save_vector("zstd_malformed_stricter.zst", m);
-        std::printf("[zstd] first stricter case: %s mutation %d, RTL %s, libzstd gives %zu bytes%s\n", v.name.c_str(), i,
-                    zstd_err_name(r.code), ref.size(), save ? " (saved as zstd_malformed_stricter.zst)" : "");
-      }
+      const char* cls = stricter_class(m, r.code);
+      if (save || cls == nullptr) save_vector("zstd_malformed_stricter.zst", m);
+      ASSERT_NE(cls, nullptr) << v.name << " mutation " << i << ": rejected (" << zstd_err_name(r.code)
+                              << ") in no documented class, libzstd gives " << ref.size()
+                              << " bytes; saved as zstd_malformed_stricter.zst";
+      ++stricter[cls];
       ++rtl_stricter;
     }
     ++codes[zstd_err_name(r.code)];
@@ -290,7 +307,11 @@ void malformed(int part, int count) {
               "max %lu cycles; codes:",
               part, count, (unsigned long)accepted, (unsigned long)rtl_stricter, (unsigned long)max_cycles);
   for (const auto& [k, n] : codes) std::printf(" %s=%lu", k.c_str(), (unsigned long)n);
+  std::printf("; stricter:");
+  for (const auto& [k, n] : stricter) std::printf(" %s=%lu", k.c_str(), (unsigned long)n);
   std::printf("\n");
+  // docs/zstd.md: at most 0.6 % of the mutations (measured: 0..4 of 2500 per part over 16 seeds)
+  EXPECT_LE(rtl_stricter, static_cast<uint64_t>(count) * 6 / 1000);
 }
 
 TEST(ZstdDecoder, Malformed0) { malformed(0, 2500); }

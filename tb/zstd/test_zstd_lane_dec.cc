@@ -18,7 +18,7 @@ namespace {
 using Env = ZstdDecEnv<Vzstd_lane_dec>;
 constexpr uint8_t kRuleFhd = 16, kRuleFrames = 17, kRuleSize = 18;
 
-uint64_t bound(size_t in, size_t cap) { return 32 * (in + cap) + 40000 * (in / 3 + 1); }
+uint64_t bound(size_t in, size_t cap) { return zstd_cycle_bound(in, cap); }
 
 // A stored block split into header fields and payload.
 struct Stored {

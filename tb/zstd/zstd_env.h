@@ -26,9 +26,53 @@ struct ZstdVector {
 bool load_decodecorpus(const std::string& set, std::vector<ZstdVector>* out, std::string* why);
 // libzstd at `level`, with or without the content checksum (and content size in the header).
 std::vector<uint8_t> libzstd_compress(const std::vector<uint8_t>& src, int level, bool checksum);
+// libzstd with explicit parameters (the campaigns of large blocks, windows and dictionaries).
+struct ZstdParams {
+  int level = 3;
+  int window_log = 0;           // 0: the level's default
+  bool checksum = false;        // content checksum (and content size in the header)
+  bool split_blocks = true;     // libzstd's block splitter (auto); false: whole 128 KiB blocks
+  std::vector<uint8_t> dict;    // a dictionary (raw content, or a trained one with its ID)
+};
+std::vector<uint8_t> libzstd_compress(const std::vector<uint8_t>& src, const ZstdParams& p);
+// One block of a single-frame input, from its headers: type (0 raw, 1 RLE, 2 compressed), Block_Size,
+// and for compressed blocks Number_of_Sequences and whether it is in the 3-byte form (> 32,512).
+// out_begin/out_end: the block's decoded byte range (filled by libzstd_history_decode).
+struct ZstdBlock {
+  uint8_t type = 0;
+  uint32_t size = 0, nseq = 0;
+  uint8_t modes = 0;  // Symbol_Compression_Modes (when nseq > 0)
+  bool nseq_3byte = false;
+  uint64_t out_begin = 0, out_end = 0;
+};
+// Window_Size of the frame at the start of `frame` (the content size for single-segment frames).
+bool zstd_frame_window(const std::vector<uint8_t>& frame, uint64_t* window);
+// Parses the block headers (and each compressed block's literals and sequences headers) of the
+// frame at the start of `frame`. False when the structure does not parse.
+bool zstd_frame_blocks(const std::vector<uint8_t>& frame, std::vector<ZstdBlock>* blocks);
+// libzstd's block decoder run block by block with only the last `hist` bytes decoded before each block
+// visible to its matches (ZSTD_insertBlock of a copy, then ZSTD_decompressBlock), plus the block's own
+// bytes: a block it rejects needs more than `hist` bytes of history (or is corrupt); one it accepts
+// may still reach up to its own length further back than a sliding window of `hist` bytes would.
+// Returns -1 when every block decodes, else the index of the first block it rejects; *out holds the
+// bytes of the blocks before it, blocks their output ranges (out_begin also for the rejected one).
+int libzstd_history_decode(const std::vector<uint8_t>& frame, size_t hist, std::vector<uint8_t>* out,
+                           std::vector<ZstdBlock>* blocks);
 // libzstd reference decode into at most cap bytes. Returns false when libzstd rejects the input.
 bool libzstd_decompress(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out,
                         std::string* err = nullptr);
+// libzstd's streaming decoder (ZSTD_decompressStream, as the zstd CLI): unlike the one-shot call in
+// libzstd 1.5.4 it checks each block's decoded size against Block_Maximum_Size. Output grows as
+// decoded (no cap-sized buffer); false when libzstd rejects the input or it decodes to more than cap.
+bool libzstd_decompress_stream(const std::vector<uint8_t>& src, size_t cap, std::vector<uint8_t>* out,
+                               std::string* err = nullptr);
+// Bytes of `rel` under the shared zstd-golden folder (the Zstandard project's conformance frames).
+bool load_zstd_golden(const std::string& rel, std::vector<uint8_t>* out, std::string* why);
+// docs/zstd.md "Bounded decoding": cycles <= 32 x (input bytes + output capacity) + 40000 x blocks,
+// with blocks <= input bytes / 3; checked with blocks taken as input/3 + 1.
+inline uint64_t zstd_cycle_bound(size_t in, size_t cap) { return 32 * (in + cap) + 40000 * (in / 3 + 1); }
+// "first difference at byte i (got n bytes, want m bytes)"
+std::string zstd_first_diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want);
 // Write bytes to a file (for repeating a failing vector with ndp-rtl zstd-decode).
 void save_vector(const std::string& path, const std::vector<uint8_t>& v);
 // Text for the libzstd vectors: the RFC 8878 text in the shared reference folder.
@@ -37,7 +81,8 @@ bool load_reference_text(std::vector<uint8_t>* out, std::string* why);
 bool load_plane_blocks(size_t block, std::vector<ZstdVector>* out, std::string* why);
 // Names of zstd_pkg::err_e codes.
 const char* zstd_err_name(uint8_t code);
-constexpr uint8_t kZstdErrHistory = 4;
+constexpr uint8_t kZstdErrFrameHdr = 3, kZstdErrHistory = 4, kZstdErrBlockSize = 6, kZstdErrHuffman = 8,
+                  kZstdErrSequences = 10, kZstdErrOffset = 11, kZstdErrNoTable = 14;
 
 // ---- environment ---------------------------------------------------------------------------------
 struct ZIn {

@@ -107,6 +107,7 @@ Result<Report> analyze_model(const Model& m, const AnalyzeOptions& opt) {
   if (opt.device) {
     NDP_RETURN_IF_ERROR(add_device_figures(m, opt, r));
   }
+  for (const auto& tr : r.tensors) add_figures(r.by_dtype[dtype_info(tr.dtype).name], tr.fig);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -107,7 +107,13 @@ std::string report_json(const Report& r) {
     for (size_t d = 0; d < t.shape.size(); ++d) o << (d ? "," : "") << t.shape[d];
     o << "]," << figures_json(t.fig) << "}";
   }
-  o << "],\"total\":{" << figures_json(r.total) << ",\"planes\":" << planes_json(r)
+  o << "],\"by_dtype\":{";
+  bool first = true;
+  for (const auto& [dt, f] : r.by_dtype) {
+    o << (first ? "" : ",") << jstr(dt) << ":{" << figures_json(f) << "}";
+    first = false;
+  }
+  o << "},\"total\":{" << figures_json(r.total) << ",\"planes\":" << planes_json(r)
     << ",\"regions\":" << regions_json(r) << "},\"seconds\":" << num(r.seconds) << "}";
   return o.str();
 }
@@ -129,6 +135,16 @@ std::string report_text(const Report& r) {
     o << b;
   };
   for (const auto& t : r.tensors) row(t.name, dtype_info(t.dtype).name, t.fig);
+  if (r.by_dtype.size() > 1)
+    for (const auto& [dt, f] : r.by_dtype) {
+      row("all " + dt + " tensors", dt.c_str(), f);
+      if (f.float_elements) {
+        std::snprintf(b, sizeof b, "  %s: exponent entropy %.4f bits, entropy reference %.4f, device %.2f%% of it\n",
+                      dt.c_str(), f.exponent_entropy_bits(), f.entropy_reference_ratio(),
+                      100.0 * Figures::ratio(f.bytes, f.device) / f.entropy_reference_ratio());
+        o << b;
+      }
+    }
   row("TOTAL", "", r.total);
   std::snprintf(b, sizeof b,
                 "exponent entropy %.4f bits, entropy reference ratio %.4f, device %.4f (%.2f%% of reference)\n",

@@ -40,10 +40,28 @@ n=$(( $(stat -c %s "$T/raw.bin") / 2 ))
 "$NDP" analyze "$T/demo.safetensors" --json --plot "$T/p.svg" >"$T/a.json" && ok || bad "analyze --json"
 tail -1 "$T/a.json" | python3 -c 'import json,sys; t=json.load(sys.stdin)["total"]; assert t["ratio"]["device"] > 1.3, t' && ok || bad "analyze JSON total"
 grep -q "<svg" "$T/p.svg" && ok || bad "plot written"
+# Quantized bases: the Linear weights become FP8 / INT4 with their scales, the rest BF16; the
+# per-dtype totals carry the base's own figures.
+for as in fp8-e4m3 int4; do
+  "$NDP" analyze "$T/demo.safetensors" --as $as --json >"$T/q.json" && ok || bad "analyze --as $as"
+  tail -1 "$T/q.json" | python3 -c '
+import json, sys
+as_ = sys.argv[1]
+d = json.load(sys.stdin)
+f = d["by_dtype"][as_]
+assert f["elements"] > 0 and 0.9 < f["ratio"]["device"] < 2.0, f
+assert any(t["name"].endswith("_scale") for t in d["tensors"])
+if as_ == "fp8-e4m3": assert f["entropy_reference_ratio"] > 1.0, f
+' $as && ok || bad "analyze --as $as JSON"
+done
+"$NDP" pack "$T/demo.safetensors" --as fp8-e4m3 -o "$T/fp8.ndpi" >/dev/null && ok || bad "pack --as fp8-e4m3"
+"$NDP" verify "$T/fp8.ndpi" >/dev/null && ok || bad "verify of an fp8 image"
 
 # 2. Errors: one clear line, non-zero exit.
 expect_error "missing file" "$NDP" analyze "$T/does-not-exist.bin"
 expect_error "unknown format" "$NDP" analyze "$T/demo.safetensors" --format nope
+expect_error "unknown base type" "$NDP" analyze "$T/demo.safetensors" --as fp8-e5m2
+expect_error "bad group" "$NDP" analyze "$T/demo.safetensors" --as int4 --group 0
 expect_error "unknown region" "$NDP" read "$T/demo.ndpi" --region fp7 -o "$T/x"
 expect_error "bad guard" "$NDP" read "$T/demo.ndpi" --region e8m3 --guard 5 -o "$T/x"
 expect_error "bad codec" "$NDP" pack "$T/demo.safetensors" --codec lzma -o "$T/x"

@@ -171,7 +171,7 @@ TEST(DeviceModel, Caps2AndPrefetchRegister) {
   EXPECT_TRUE(DeviceModel::create(cfg).ok());
 }
 
-// Sequential prefetch (spec 7.6): tensor "a" has 5 chunks; C = 4, d = 2.
+// Sequential prefetch (spec 7.6): tensor "a" has 5 chunks, then "b"; C = 4, d = 2.
 TEST(DeviceModel, SequentialPrefetch) {
   const std::vector<uint8_t> image = small_image();
   MapPlan plan;
@@ -203,22 +203,22 @@ TEST(DeviceModel, SequentialPrefetch) {
   read1(2);  // a hit; 3 is buffered, 4 takes the least recently used entry (chunk 0)
   EXPECT_EQ(cnt(kCsrCntChunks), 5u);
   EXPECT_EQ(cnt(kCsrCntChunkHits), 1u);
-  read1(3);
-  read1(4);  // hits; nothing past the last chunk
-  EXPECT_EQ(cnt(kCsrCntChunks), 5u);
+  read1(3);  // a hit; the window runs past a's last chunk into b: b's chunk 0 is prefetched
+  read1(4);  // a hit; b's chunk 1 is prefetched
+  EXPECT_EQ(cnt(kCsrCntChunks), 7u);
   EXPECT_EQ(cnt(kCsrCntChunkHits), 3u);
   read1(0);  // chunk 0 was replaced: a demand decode, no prefetch (k = 0)
-  EXPECT_EQ(cnt(kCsrCntChunks), 6u);
+  EXPECT_EQ(cnt(kCsrCntChunks), 8u);
   // A random read elsewhere finds no chunk k - 1: no prefetch.
   ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlEnable | kCtrlFlush).ok());
   read1(3);
-  EXPECT_EQ(cnt(kCsrCntChunks), 7u);
+  EXPECT_EQ(cnt(kCsrCntChunks), 9u);
   // PREFETCH 0 turns it off.
   ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 0).ok());
   read1(2);
   read1(3);  // hit (still buffered)
   read1(4);  // 3 is buffered, but d = 0
-  EXPECT_EQ(cnt(kCsrCntChunks), 9u);
+  EXPECT_EQ(cnt(kCsrCntChunks), 11u);
   // The full region's three windows (g = 0, 1, 2) share entries.
   const uint64_t before = cnt(kCsrCntChunks);
   for (int g = 0; g < 3; ++g)

@@ -331,6 +331,11 @@ Status PortBackend::read(uint32_t image, uint32_t tensor, const Region& r, uint6
     const uint64_t lo = std::max(at, offset), hi = std::min(at + buf.size(), offset + bytes);
     if (s.ok() && !errors) std::memcpy(out + (lo - offset), buf.data() + (lo - at), hi - lo);
   }
+  // Prefetches the reads started may still be decoding (STATUS bit 2): let the counters settle.
+  for (int i = 0; i < 100000; ++i) {
+    auto status = csr_read(*m.port, kCsrStatus);
+    if (!status.ok() || !(status.value() & kStatusDecoding)) break;
+  }
   auto c1 = csr_read(*m.port, kCsrCntDramRdBytes), b1 = csr_read(*m.port, kCsrCntBlocks);
   if (st) {
     st->link_bytes += last - first;
@@ -385,6 +390,7 @@ Result<std::unique_ptr<PortBackend>> make_model_backend(const OpenOptions& o, co
   DeviceConfig cfg;
   cfg.dram_bytes = o.dram_bytes;
   cfg.chunk_buffers = o.chunk_buffers;
+  cfg.max_prefetch = cfg.chunk_buffers >= 2 ? std::min(cfg.max_prefetch, cfg.chunk_buffers - 2) : 0;
   auto m = DeviceModel::create(cfg);
   if (!m.ok()) return m.status();
   DeviceModel* raw = m.value().get();

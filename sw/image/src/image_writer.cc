@@ -204,9 +204,10 @@ Status ImageWriter::add_kv_stream(const std::string& name, DType t, const KvGeom
   std::vector<uint16_t> cm(per_token * g.window);
   std::vector<uint8_t> base(per_token);
   std::vector<const std::vector<uint8_t>*> slots;
+  const KvBase choice = kv_resolve_base(o.kv_base, info.layout);
   for (uint64_t k = 0; k < info.chunks; ++k) {
     const uint32_t w = static_cast<uint32_t>(k + 1 == info.chunks ? info.last_window_tokens : g.window);
-    kv_window_forward(t, g, w, token_major + k * g.window * per_token, cm.data(), base.data());
+    kv_window_forward(t, g, w, token_major + k * g.window * per_token, cm.data(), base.data(), choice);
     pack_chunk(t, info.layout, reinterpret_cast<const uint8_t*>(cm.data()), w * per_token, m.planes);
     slots.clear();
     slots.push_back(&base);

@@ -1,7 +1,9 @@
 // GGUF v2/v3 (llama.cpp docs/gguf.md): "GGUF", u32 version, u64 tensor_count, u64 kv_count,
 // kv_count x {string key, u32 type, value}, tensor_count x {string name, u32 n_dims, u64 ne[n_dims]
 // (innermost first), u32 ggml type, u64 offset}, padding to general.alignment (default 32), data.
-// Strings are u64 length + bytes. Only F32, F16 and BF16 tensors are accepted.
+// Strings are u64 length + bytes. Only F32, F16 and BF16 tensors are accepted. Integer/bool metadata
+// goes to Model::meta, strings to meta_str, floats to meta_f64, one-level arrays of strings / numbers
+// to meta_str_arrays / meta_num_arrays (the tokenizer); nested arrays are validated and skipped.
 #include <unordered_set>
 
 #include "ndp/model_reader.h"
@@ -85,6 +87,53 @@ Status read_scalar(io::Cursor& c, uint32_t t, int64_t* v, bool* stored) {
   }
 }
 
+// One element of a numeric type as a double.
+Status read_number(io::Cursor& c, uint32_t t, double* out) {
+  if (t == kF32) {
+    float f;
+    NDP_RETURN_IF_ERROR(c.get(&f, "f32 value"));
+    *out = f;
+    return Status::Ok();
+  }
+  if (t == kF64) return c.get(out, "f64 value");
+  if (t == kU64) {
+    uint64_t x;
+    NDP_RETURN_IF_ERROR(c.get(&x, "u64 value"));
+    *out = static_cast<double>(x);
+    return Status::Ok();
+  }
+  int64_t v = 0;
+  bool stored = false;
+  NDP_RETURN_IF_ERROR(read_scalar(c, t, &v, &stored));
+  *out = static_cast<double>(v);
+  return Status::Ok();
+}
+
+// An array value: strings and numbers are kept (one level), nested arrays are skipped.
+Status read_array(io::Cursor& c, const std::string& key, Model* m) {
+  uint32_t et;
+  uint64_t count;
+  NDP_RETURN_IF_ERROR(c.u32(&et, "array element type"));
+  NDP_RETURN_IF_ERROR(c.u64(&count, "array length"));
+  const uint64_t min_elem = fixed_size(et) ? fixed_size(et) : et == kString ? 8 : et == kArray ? 12 : 0;
+  if (min_elem == 0) return c.error("unknown array element type " + std::to_string(et));
+  if (count > c.remaining() / min_elem)
+    return c.error("truncated: array of " + std::to_string(count) + " elements cannot fit in the " +
+                   std::to_string(c.remaining()) + " bytes left");
+  if (et == kString) {
+    std::vector<std::string> v(static_cast<size_t>(count));
+    for (auto& s : v) NDP_RETURN_IF_ERROR(read_string(c, &s, "array string"));
+    m->meta_str_arrays[key] = std::move(v);
+  } else if (et == kArray) {
+    for (uint64_t i = 0; i < count; ++i) NDP_RETURN_IF_ERROR(skip_value(c, et, 1));
+  } else {
+    std::vector<double> v(static_cast<size_t>(count));
+    for (auto& x : v) NDP_RETURN_IF_ERROR(read_number(c, et, &x));
+    m->meta_num_arrays[key] = std::move(v);
+  }
+  return Status::Ok();
+}
+
 Status read_kv(io::Cursor& c, Model* m, std::unordered_set<std::string>* seen) {
   const size_t at = c.pos();
   std::string key;
@@ -98,9 +147,11 @@ Status read_kv(io::Cursor& c, Model* m, std::unordered_set<std::string>* seen) {
     m->meta_str[key] = std::move(s);
     return Status::Ok();
   }
+  if (t == kArray) return read_array(c, key, m);
+  if (t == kF32 || t == kF64) return read_number(c, t, &m->meta_f64[key]);
   int64_t v = 0;
   bool stored = false;
-  if (fixed_size(t) && t != kF32 && t != kF64) NDP_RETURN_IF_ERROR(read_scalar(c, t, &v, &stored));
+  if (fixed_size(t)) NDP_RETURN_IF_ERROR(read_scalar(c, t, &v, &stored));
   else NDP_RETURN_IF_ERROR(skip_value(c, t, 0));
   if (stored) m->meta[key] = v;
   return Status::Ok();

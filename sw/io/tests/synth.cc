@@ -115,6 +115,12 @@ void GgufWriter::kv_array_i32(const std::string& k, const std::vector<int32_t>& 
   kv_.u64(v.size());
   for (int32_t x : v) kv_.i32(x);
 }
+void GgufWriter::kv_array_f32(const std::string& k, const std::vector<float>& v) {
+  key(k, 9);
+  kv_.u32(6);
+  kv_.u64(v.size());
+  for (float x : v) kv_.f32(x);
+}
 void GgufWriter::kv_array_nested(const std::string& k) {
   key(k, 9);
   kv_.u32(9);

@@ -60,6 +60,7 @@ class GgufWriter {
   void kv_string(const std::string& k, const std::string& v);
   void kv_array_strings(const std::string& k, const std::vector<std::string>& v);
   void kv_array_i32(const std::string& k, const std::vector<int32_t>& v);
+  void kv_array_f32(const std::string& k, const std::vector<float>& v);
   void kv_array_nested(const std::string& k);  // [[1, 2], [3]] as arrays of u16
   // ne is innermost first, as GGUF stores it; data is the raw payload.
   void tensor(const std::string& name, uint32_t ggml_type, const std::vector<uint64_t>& ne,

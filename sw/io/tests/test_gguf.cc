@@ -36,8 +36,13 @@ TEST(Gguf, ReadsV3WithAllMetadataTypes) {
   EXPECT_EQ(m.meta.at("test.byte"), 200);
   EXPECT_EQ(m.meta.at("gguf.version"), 3);
   EXPECT_EQ(m.meta_str.at("general.architecture"), "llama");
-  EXPECT_EQ(m.meta.count("tokenizer.ggml.tokens"), 0u);  // arrays are skipped
-  EXPECT_EQ(m.meta.count("llama.rope.freq_base"), 0u);   // floats are skipped
+  EXPECT_EQ(m.meta.count("tokenizer.ggml.tokens"), 0u);  // arrays and floats have their own maps
+  EXPECT_EQ(m.meta.count("llama.rope.freq_base"), 0u);
+  EXPECT_EQ(m.meta_f64.at("llama.rope.freq_base"), 10000.0);
+  EXPECT_EQ(m.meta_f64.at("test.double"), 0.125);
+  EXPECT_EQ(m.meta_str_arrays.at("tokenizer.ggml.tokens"), (std::vector<std::string>{"<s>", "</s>", "hello", ""}));
+  EXPECT_EQ(m.meta_num_arrays.at("tokenizer.ggml.token_type"), (std::vector<double>{1, 3, 1, 1}));
+  EXPECT_EQ(m.meta_str_arrays.count("test.nested") + m.meta_num_arrays.count("test.nested"), 0u);  // skipped
 }
 
 TEST(Gguf, ReadsV2AndCustomAlignment) {

@@ -154,6 +154,8 @@ uint64_t IndexService::serve_channel(uint32_t c) {
     fmt::RpcLine& rq = req_line(s_, c, want);
     if (line_seq(rq, s_.coherence()) != want) break;
     const RpcMessage out = handle_request(s_, read_line(rq), owner);
+    // Counted before the response is visible, so a client that saw its answer sees it counted.
+    served_total_.fetch_add(1, std::memory_order_relaxed);
     write_line(resp_line(s_, c, want), out, want, s_.coherence());
     served_[c] = want;
     ctl.served.store(want, std::memory_order_release);
@@ -166,7 +168,6 @@ uint64_t IndexService::poll_once() {
   uint64_t n = 0;
   for (uint32_t c = 0; c < s_.rpc_channels(); ++c) n += serve_channel(c);
   polls_.fetch_add(1, std::memory_order_relaxed);
-  served_total_.fetch_add(n, std::memory_order_relaxed);
   return n;
 }
 

@@ -52,7 +52,9 @@ Result<KvTrace> record_kv_trace(const LlamaModel& m, const GenerateOptions& opt,
   KvRecorder rec(c, static_cast<uint32_t>(n), trace);
   trace.seed = opt.seed;
   trace.model_name = model_name;
-  LlamaRunner runner(m);
+  LlamaModel sized = m;  // the runner's cache and RoPE tables for the n positions run, not the whole context
+  sized.config.seq_len = n;
+  LlamaRunner runner(sized);
   runner.set_sink(&rec);
   int token = opt.prompt.empty() ? opt.bos : opt.prompt[0];
   for (int pos = 0; pos < n; ++pos) {

@@ -35,6 +35,33 @@ Result<Model> read_safetensors_dir(const fs::path& dir) {
   return merged;
 }
 
+// The model's own tokenizer, or the reason there is none in out.tokenizer_error.
+void load_tokenizer(const std::string& path, bool is_dir, LoadedLlama& out) {
+  Result<Tokenizer> t = Status::Error("");
+  if (out.model->format == ModelFormat::kGGUF) {
+    t = tokenizer_from_gguf(*out.model);
+  } else if (out.model->format == ModelFormat::kSafetensors) {
+    const fs::path file = (is_dir ? fs::path(path) : fs::path(path).parent_path()) / "tokenizer.json";
+    auto text = read_text(file);
+    t = text.ok() ? tokenizer_from_hf_json(text.value(), file.string())
+                  : Result<Tokenizer>(Status::Error(path + ": no readable tokenizer.json beside the model"));
+  } else {
+    t = Status::Error(path + ": llama2.c checkpoints carry no tokenizer (give token ids with --prompt)");
+  }
+  if (!t.ok()) {
+    out.tokenizer_error = t.status().message();
+    return;
+  }
+  out.tokenizer = std::move(t.value());
+  out.has_tokenizer = true;
+  if (out.tokenizer.vocab.size() > static_cast<size_t>(out.llama.config.vocab_size) + 1024) {
+    // tokens beyond the embedding table would be rejected by the forward pass anyway; say it here
+    out.tokenizer_error = path + ": the tokenizer has " + std::to_string(out.tokenizer.vocab.size()) +
+                          " tokens, the model's embedding " + std::to_string(out.llama.config.vocab_size);
+    out.has_tokenizer = false;
+  }
+}
+
 }  // namespace
 
 Result<LoadedLlama> load_llama(const std::string& path) {
@@ -52,19 +79,21 @@ Result<LoadedLlama> load_llama(const std::string& path) {
     *out.model = std::move(m.value());
   }
   std::string cfg;
-  if (out.model->format == ModelFormat::kSafetensors) {
+  const ModelFormat fmt = out.model->format;
+  if (fmt == ModelFormat::kSafetensors) {
     const fs::path dir = is_dir ? fs::path(path) : fs::path(path).parent_path();
     auto text = read_text(dir / "config.json");
     if (!text.ok()) return Status::Error(path + ": safetensors model without a readable config.json: " +
                                          text.status().message());
     cfg = std::move(text.value());
-  } else if (out.model->format != ModelFormat::kLlama2c) {
-    return Status::Error(path + ": " + model_format_name(out.model->format) +
-                         " is not a Llama-family format (llama2.c or safetensors)");
+  } else if (fmt != ModelFormat::kLlama2c && fmt != ModelFormat::kGGUF) {
+    return Status::Error(path + ": " + model_format_name(fmt) +
+                         " is not a Llama-family format (llama2.c, GGUF or safetensors)");
   }
   auto lm = llama_from_model(*out.model, cfg);
   if (!lm.ok()) return lm.status();
   out.llama = std::move(lm.value());
+  load_tokenizer(path, is_dir, out);
   return out;
 }
 

@@ -78,6 +78,7 @@ void softmax(float* x, int n) {
 // Per pair index i: theta^(-2i/hs) in float as run.c computes it, then llama3 scaling if enabled.
 float rope_frequency(const LlamaConfig& c, int i) {
   float freq = 1.0f / std::pow(c.rope_theta, static_cast<float>(2 * i) / static_cast<float>(c.head_size));
+  if (!c.rope_freq_factors.empty()) return freq / c.rope_freq_factors[static_cast<size_t>(i)];
   if (c.rope_scale_factor <= 0.0f) return freq;
   const float pi = 3.14159265358979323846f;
   const float orig = static_cast<float>(c.rope_orig_context);
@@ -119,6 +120,10 @@ Status validate_config(const LlamaConfig& c) {
   if (c.head_size <= 0 || c.head_size % 2 != 0 || c.head_size > 4096) return bad("head_size", c.head_size);
   if (!(c.norm_eps > 0.0f) || !(c.rope_theta > 0.0f))
     return Status::Error("model config: norm_eps and rope_theta must be positive");
+  if (!c.rope_freq_factors.empty() && c.rope_freq_factors.size() != static_cast<size_t>(c.head_size / 2))
+    return Status::Error("model config: rope_freq_factors must hold head_size / 2 values");
+  for (float f : c.rope_freq_factors)
+    if (!(f > 0.0f)) return Status::Error("model config: rope_freq_factors must be positive");
   return Status::Ok();
 }
 

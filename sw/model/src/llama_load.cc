@@ -1,11 +1,13 @@
 // llama_from_model: find the Llama tensors in a model read by ndp::read_model and check them.
 //
-// Three naming schemes are accepted, tried in this order for every weight:
+// Four naming schemes are accepted, tried in this order for every weight:
 //  * per-layer Meta / llama2.c export names: tok_embeddings.weight, layers.N.attention.wq.weight, ...
 //  * Hugging Face names: model.embed_tokens.weight, model.layers.N.self_attn.q_proj.weight, ...
+//  * GGUF (llama.cpp) names: token_embd.weight, blk.N.attn_q.weight, ..., output_norm.weight
 //  * llama2.c run.c struct names with all layers stacked in one tensor: token_embedding_table,
 //    rms_att_weight, wq, wk, wv, wo, rms_ffn_weight, w1, w2, w3, rms_final_weight, wcls, with or
 //    without a "layers." prefix on the per-layer ones (ndp_io's llama2.c reader uses the prefix).
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -18,6 +20,7 @@ struct Role {
   const char* meta;     // per-layer Meta name with %d for the layer ("" for none)
   const char* hf;       // per-layer Hugging Face name with %d
   const char* stacked;  // run.c struct name (all layers in one tensor)
+  const char* gguf;     // llama.cpp GGUF name with %d
 };
 
 std::string with_layer(const char* pattern, int l) {
@@ -35,7 +38,7 @@ class Resolver {
 
   // Find role `r` for layer l (l < 0: a global tensor) with shape rows x cols.
   Result<WeightView> find(const Role& r, int l, int n_layers, uint64_t rows, uint64_t cols) const {
-    for (const char* pat : {r.meta, r.hf}) {
+    for (const char* pat : {r.meta, r.hf, r.gguf}) {
       if (!*pat) continue;
       auto it = index_.find(with_layer(pat, l));
       if (it != index_.end()) return view(m_.tensors[it->second], 0, rows, cols, 1);
@@ -80,18 +83,71 @@ class Resolver {
   std::map<std::string, size_t> index_;
 };
 
-const Role kEmbed{"tok_embeddings.weight", "model.embed_tokens.weight", "token_embedding_table"};
-const Role kAttnNorm{"layers.%d.attention_norm.weight", "model.layers.%d.input_layernorm.weight", "rms_att_weight"};
-const Role kWq{"layers.%d.attention.wq.weight", "model.layers.%d.self_attn.q_proj.weight", "wq"};
-const Role kWk{"layers.%d.attention.wk.weight", "model.layers.%d.self_attn.k_proj.weight", "wk"};
-const Role kWv{"layers.%d.attention.wv.weight", "model.layers.%d.self_attn.v_proj.weight", "wv"};
-const Role kWo{"layers.%d.attention.wo.weight", "model.layers.%d.self_attn.o_proj.weight", "wo"};
-const Role kFfnNorm{"layers.%d.ffn_norm.weight", "model.layers.%d.post_attention_layernorm.weight", "rms_ffn_weight"};
-const Role kW1{"layers.%d.feed_forward.w1.weight", "model.layers.%d.mlp.gate_proj.weight", "w1"};
-const Role kW2{"layers.%d.feed_forward.w2.weight", "model.layers.%d.mlp.down_proj.weight", "w2"};
-const Role kW3{"layers.%d.feed_forward.w3.weight", "model.layers.%d.mlp.up_proj.weight", "w3"};
-const Role kNorm{"norm.weight", "model.norm.weight", "rms_final_weight"};
-const Role kOutput{"output.weight", "lm_head.weight", "wcls"};
+const Role kEmbed{"tok_embeddings.weight", "model.embed_tokens.weight", "token_embedding_table", "token_embd.weight"};
+const Role kAttnNorm{"layers.%d.attention_norm.weight", "model.layers.%d.input_layernorm.weight", "rms_att_weight",
+                     "blk.%d.attn_norm.weight"};
+const Role kWq{"layers.%d.attention.wq.weight", "model.layers.%d.self_attn.q_proj.weight", "wq", "blk.%d.attn_q.weight"};
+const Role kWk{"layers.%d.attention.wk.weight", "model.layers.%d.self_attn.k_proj.weight", "wk", "blk.%d.attn_k.weight"};
+const Role kWv{"layers.%d.attention.wv.weight", "model.layers.%d.self_attn.v_proj.weight", "wv", "blk.%d.attn_v.weight"};
+const Role kWo{"layers.%d.attention.wo.weight", "model.layers.%d.self_attn.o_proj.weight", "wo",
+               "blk.%d.attn_output.weight"};
+const Role kFfnNorm{"layers.%d.ffn_norm.weight", "model.layers.%d.post_attention_layernorm.weight", "rms_ffn_weight",
+                    "blk.%d.ffn_norm.weight"};
+const Role kW1{"layers.%d.feed_forward.w1.weight", "model.layers.%d.mlp.gate_proj.weight", "w1", "blk.%d.ffn_gate.weight"};
+const Role kW2{"layers.%d.feed_forward.w2.weight", "model.layers.%d.mlp.down_proj.weight", "w2", "blk.%d.ffn_down.weight"};
+const Role kW3{"layers.%d.feed_forward.w3.weight", "model.layers.%d.mlp.up_proj.weight", "w3", "blk.%d.ffn_up.weight"};
+const Role kNorm{"norm.weight", "model.norm.weight", "rms_final_weight", "output_norm.weight"};
+const Role kOutput{"output.weight", "lm_head.weight", "wcls", ""};
+
+// GGUF (llama.cpp) metadata of general.architecture "llama": dims, heads, eps, RoPE base and the
+// optional rope_freqs.weight tensor (per-frequency divisors, how llama.cpp stores Llama 3 scaling).
+Result<LlamaConfig> config_from_gguf(const Model& m) {
+  auto arch_it = m.meta_str.find("general.architecture");
+  const std::string arch = arch_it == m.meta_str.end() ? "" : arch_it->second;
+  if (arch != "llama")
+    return Status::Error(m.path + ": GGUF architecture '" + arch + "' is not supported (llama)");
+  LlamaConfig c;
+  auto get = [&](const std::string& key, int& out, int def) -> Status {
+    auto it = m.meta.find(arch + "." + key);
+    if (it == m.meta.end() && def < 0) return Status::Error(m.path + ": GGUF key " + arch + "." + key + " missing");
+    const int64_t v = it == m.meta.end() ? def : it->second;
+    if (v < 0 || v > (1LL << 30)) return Status::Error(m.path + ": GGUF key " + arch + "." + key + " out of range");
+    out = static_cast<int>(v);
+    return Status::Ok();
+  };
+  NDP_RETURN_IF_ERROR(get("embedding_length", c.dim, -1));
+  NDP_RETURN_IF_ERROR(get("block_count", c.n_layers, -1));
+  NDP_RETURN_IF_ERROR(get("attention.head_count", c.n_heads, -1));
+  NDP_RETURN_IF_ERROR(get("attention.head_count_kv", c.n_kv_heads, c.n_heads));
+  NDP_RETURN_IF_ERROR(get("feed_forward_length", c.hidden_dim, -1));
+  NDP_RETURN_IF_ERROR(get("context_length", c.seq_len, -1));
+  NDP_RETURN_IF_ERROR(get("attention.key_length", c.head_size, c.n_heads > 0 ? c.dim / c.n_heads : 0));
+  int rope_dim = 0;
+  NDP_RETURN_IF_ERROR(get("rope.dimension_count", rope_dim, c.head_size));
+  if (rope_dim != c.head_size)
+    return Status::Error(m.path + ": partial rotary embedding (rope.dimension_count " + std::to_string(rope_dim) +
+                         " of head size " + std::to_string(c.head_size) + ") is not supported");
+  auto f = [&](const std::string& key, double def) {
+    auto it = m.meta_f64.find(arch + "." + key);
+    return static_cast<float>(it == m.meta_f64.end() ? def : it->second);
+  };
+  c.norm_eps = f("attention.layer_norm_rms_epsilon", 1e-5);
+  c.rope_theta = f("rope.freq_base", 10000.0);
+  auto scaling = m.meta_str.find(arch + ".rope.scaling.type");
+  if (scaling != m.meta_str.end() && scaling->second != "none")
+    return Status::Error(m.path + ": GGUF rope scaling '" + scaling->second + "' is not supported");
+  c.rope_style = RopeStyle::kInterleaved;  // llama.cpp's converter permutes Q/K rows for it
+  const Tensor* emb = find_tensor(m, "token_embd.weight");
+  if (!emb || emb->shape.size() != 2) return Status::Error(m.path + ": GGUF tensor token_embd.weight missing or not 2-D");
+  c.vocab_size = static_cast<int>(emb->shape[0]);
+  if (const Tensor* rf = find_tensor(m, "rope_freqs.weight")) {
+    if (rf->dtype != DType::kFP32 || rf->elements != static_cast<uint64_t>(c.head_size / 2))
+      return Status::Error(m.path + ": rope_freqs.weight must hold head_size / 2 FP32 values");
+    c.rope_freq_factors.resize(rf->elements);
+    std::memcpy(c.rope_freq_factors.data(), rf->data.data(), 4 * rf->elements);
+  }
+  return c;
+}
 
 Result<LlamaConfig> config_from_meta(const Model& m) {
   LlamaConfig c;
@@ -131,7 +187,7 @@ Result<LlamaModel> llama_from_model(const Model& m, const std::string& hf_config
     Status st = parse_hf_llama_config(hf_config_json, lm.config);
     if (!st.ok()) return st.prepend(m.path + ": config.json: ");
   } else {
-    auto c = config_from_meta(m);
+    auto c = m.format == ModelFormat::kGGUF ? config_from_gguf(m) : config_from_meta(m);
     if (!c.ok()) return c.status();
     lm.config = c.value();
   }
@@ -162,7 +218,7 @@ Result<LlamaModel> llama_from_model(const Model& m, const std::string& hf_config
   }
   NDP_RETURN_IF_ERROR(take(lm.weights.final_norm, kNorm, -1, 1, dim));
   // A classifier tensor, when present, is used; otherwise the embedding table is shared.
-  if (r.has(kOutput.meta) || r.has(kOutput.hf) || r.has(kOutput.stacked)) {
+  if (r.has(kOutput.meta) || r.has(kOutput.hf) || r.has(kOutput.stacked)) {  // GGUF: output.weight (= meta)
     NDP_RETURN_IF_ERROR(take(lm.weights.classifier, kOutput, -1, V, dim));
   } else {
     auto shared = m.meta.find("shared_classifier");

@@ -4,6 +4,8 @@
 
 #ifdef NDP_MODEL_HAVE_IMAGE
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "ndp/convert.h"
@@ -62,9 +64,26 @@ TEST(KvAnalysis, SizesAddUpAndImageReadsBack) {
   // The device image (auto codec) is at least as good as either single codec, minus index/table.
   EXPECT_LE(a.total.device, std::min(a.total.lz4_window, a.total.zstd_window) + 4096);
 
+  // Per-plane bytes add up to the device bytes less the index and table; the chosen base's device
+  // column is the device image.
+  uint64_t plane_stored = 0;
+  for (const auto& [id, p] : a.total.planes) plane_stored += p.stored;
+  EXPECT_EQ(a.total.planes.size(), 10u);  // KVBASE, sign, EXPBYTE, 7 mantissa planes
+  EXPECT_LT(plane_stored, a.total.device);
+  EXPECT_EQ(a.total.device_by_base[static_cast<int>(a.options.base)], a.total.device);
+  // Every channel has its own scale here, so a per-channel base removes most of the exponent's
+  // entropy: max and median far below the raw exponents (zero), min in between (the noise spreads it).
+  const double raw_bits = a.total.exp_entropy(ndp::KvBase::kZero);
+  EXPECT_LT(a.total.exp_entropy(ndp::KvBase::kMax), raw_bits - 1.5);
+  EXPECT_LT(a.total.exp_entropy(ndp::KvBase::kMedian), raw_bits - 1.5);
+  EXPECT_LT(a.total.exp_entropy(ndp::KvBase::kMax), a.total.exp_entropy(ndp::KvBase::kMin));
+  EXPECT_LT(a.total.device_by_base[0], a.total.device_by_base[static_cast<int>(ndp::KvBase::kZero)]);
+  EXPECT_GT(a.total.entropy_reference(ndp::KvBase::kMax), ndp::kv_ratio(a.total.raw, a.total.device_by_base[0]));
+
   const std::string j = ndp::kv_analysis_json(a);
   for (const char* key : {"\"lz4_token_major\"", "\"zstd_token_major\"", "\"lz4_window\"", "\"zstd_window\"",
-                          "\"device\"", "\"total\"", "\"layers\""})
+                          "\"device\"", "\"total\"", "\"layers\"", "\"planes\"", "\"bases\"", "\"expbyte\"",
+                          "\"exp_entropy_bits\"", "\"default_geometry\": true"})
     EXPECT_NE(j.find(key), std::string::npos) << key;
   EXPECT_NE(ndp::kv_analysis_text(a).find("total"), std::string::npos);
 }
@@ -82,9 +101,57 @@ TEST(KvAnalysis, HeadsPerWindowAndLayouts) {
   auto b = ndp::analyze_kv(t, o);
   ASSERT_TRUE(b.ok()) << b.status().message();
   EXPECT_TRUE(b.value().verified);
+  EXPECT_EQ(a.value().options.base, ndp::KvBase::kMax);  // auto: the layout's reference choice
+  EXPECT_EQ(b.value().options.base, ndp::KvBase::kMin);
   EXPECT_EQ(a.value().total.raw, b.value().total.raw);
   EXPECT_EQ(a.value().total.lz4_token_major, b.value().total.lz4_token_major);  // independent of W/H
   EXPECT_NE(a.value().total.lz4_window, b.value().total.lz4_window);
+}
+
+// Incompressible data: the device image is never larger than the raw KV plus the metadata of
+// docs/spec.md section 6 (per window: a KVBASE block of 12 + N bytes, 12 header bytes per plane
+// block, an index entry of 8 + 4 x slots; per stream a tensor-table entry; one 64-byte file header).
+TEST(KvAnalysis, NeverLargerThanRawPlusMetadata) {
+  ndp::KvTrace t = channel_structured(200, 8, 4, 2, 4);
+  std::mt19937 rng(5);
+  for (auto& x : t.kv) x = static_cast<uint16_t>(rng());
+  for (uint32_t window : {0u, 32u, 7u}) {
+    ndp::KvAnalysisOptions o;
+    o.window = window;
+    auto r = ndp::analyze_kv(t, o);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    const ndp::KvAnalysis& a = r.value();
+    const uint64_t N = uint64_t{a.options.heads} * a.head_dim, slots = 1 + 9;  // KVBASE + bf16 expbyte planes
+    const uint64_t windows_per_stream = (t.n_tokens + a.options.window - 1) / a.options.window;
+    const uint64_t streams = uint64_t{t.n_layers} * 2 * (t.n_kv_heads / a.options.heads);
+    const uint64_t bound = a.total.raw + streams * windows_per_stream * (12 * slots + N + 8 + 4 * slots) +
+                           streams * 256 + 64;  // a table entry of these names is under 256 bytes
+    EXPECT_LE(a.total.device, bound) << "W=" << a.options.window;
+    EXPECT_GT(a.total.device, a.total.raw);  // random bits do not compress
+  }
+}
+
+TEST(KvAnalysis, DefaultGeometryAndPlot) {
+  const ndp::KvTrace t = channel_structured(300, 8, 4, 2, 6);
+  auto r = ndp::analyze_kv(t, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r.value().default_geometry);
+  EXPECT_EQ(r.value().options.window, 128u);  // C = 8, 4 KV heads: H = 4, W = 4096 / 32
+  EXPECT_EQ(r.value().options.heads, 4u);
+  ndp::KvAnalysisOptions o;
+  o.heads = 2;  // W follows H: 4096 / 16 = 256
+  auto h2 = ndp::analyze_kv(t, o);
+  ASSERT_TRUE(h2.ok());
+  EXPECT_EQ(h2.value().options.window, 256u);
+  EXPECT_FALSE(h2.value().default_geometry);
+  const std::string path = ::testing::TempDir() + "kv_plot.svg";
+  ASSERT_TRUE(ndp::write_kv_plot_svg(r.value(), path).ok());
+  std::ifstream f(path);
+  const std::string svg((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find(">1V<"), std::string::npos);       // layer 1, V bar group
+  EXPECT_NE(svg.find(">expbyte<"), std::string::npos);  // per-plane group
+  EXPECT_FALSE(ndp::write_kv_plot_svg(r.value(), "/nonexistent-dir/x.svg").ok());
 }
 
 TEST(KvAnalysis, RejectsBadOptions) {
@@ -93,7 +160,10 @@ TEST(KvAnalysis, RejectsBadOptions) {
   o.heads = 3;  // does not divide 4
   EXPECT_FALSE(ndp::analyze_kv(t, o).ok());
   o = {};
-  o.window = 0;
+  o.window = 65537;
+  EXPECT_FALSE(ndp::analyze_kv(t, o).ok());
+  o = {};
+  o.base = static_cast<ndp::KvBase>(9);
   EXPECT_FALSE(ndp::analyze_kv(t, o).ok());
   o = {};
   o.block_bytes = 10;

@@ -397,6 +397,7 @@ TEST(ServingRealData, ProjectKvFigureMatchesAnalyzeKv) {
   ndp::KvAnalysisOptions o;
   o.window = 32;
   o.heads = 4;
+  o.base = ndp::KvBase::kMin;  // as the built-in figure was measured (figures.cc kKvCmd)
   auto a = ndp::analyze_kv(trace.value(), o);
   ASSERT_TRUE(a.ok()) << a.status().message();
   Inputs built_in, measured;

@@ -4,7 +4,9 @@
 // channels per token). --geometry ref|s260|odd picks the verilated parameter point (default: the
 // one whose C equals the trace's head size, else ref). OUT is a window stream: a 16-byte header
 // ("NKVW", u32 C, H, W) then per window a u32 token count, N base bytes and N x w BF16 words
-// (docs/kv.md). Checked against the golden model (ndp::kv_window_forward) while it streams.
+// (docs/kv.md). --base max|min configures cfg_base_max_i (default max, the expbyte layout's
+// reference base; min is the bitplane layout's). Checked against the golden model
+// (ndp::kv_window_forward with that base) while it streams.
 #include <cstring>
 
 #include "../../kv/kv_data.h"
@@ -28,8 +30,8 @@ const tb::KvGeo* geometry(const std::string& name) {
 
 template <class M>
 int run(const tb::KvGeo& g, const rtl::EngineArgs& a, const std::vector<std::vector<uint16_t>>& seqs,
-        rtl::EngineResult& r) {
-  tb::KvWindowEnv<M> env(g, a.seed, a.fst, a.gaps, a.backpressure);
+        KvBase base, rtl::EngineResult& r) {
+  tb::KvWindowEnv<M> env(g, a.seed, a.fst, a.gaps, a.backpressure, base);
   env.keep_output(true);
   uint64_t tokens = 0;
   for (size_t i = 0; i < seqs.size(); ++i) {
@@ -60,6 +62,7 @@ int run(const tb::KvGeo& g, const rtl::EngineArgs& a, const std::vector<std::vec
   r.add("sequences", static_cast<uint64_t>(seqs.size()));
   r.add("tokens", tokens);
   r.add("geometry", std::string(g.name));
+  r.add("base", std::string(kv_base_name(base)));
   return 0;
 }
 
@@ -69,6 +72,12 @@ int run_kv_window(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   const bool raw = a.get("--input", "trace") == "raw";
   std::vector<std::vector<uint16_t>> seqs;
   const tb::KvGeo* g = geometry(a.get("--geometry", ""));
+  const std::string base_name = a.get("--base", "max");
+  if (base_name != "max" && base_name != "min") {
+    r.message = "--base must be max or min";
+    return 2;
+  }
+  const KvBase base = base_name == "max" ? KvBase::kMax : KvBase::kMin;
   if (a.has("--geometry") && !g) {
     r.message = "--geometry must be ref, s260 or odd";
     return 2;
@@ -99,11 +108,11 @@ int run_kv_window(const rtl::EngineArgs& a, rtl::EngineResult& r) {
       for (uint32_t kind = 0; kind < 2; ++kind)
         for (uint32_t h = 0; h < tr.n_kv_heads; h += g->H) seqs.push_back(tb::kv_trace_group(tr, l, kind, h, g->H));
   }
-  if (g == &tb::kKvS260) return run<Vkv_window_s260>(*g, a, seqs, r);
-  if (g == &tb::kKvOdd) return run<Vkv_window_odd>(*g, a, seqs, r);
-  return run<Vkv_window_ref>(*g, a, seqs, r);
+  if (g == &tb::kKvS260) return run<Vkv_window_s260>(*g, a, seqs, base, r);
+  if (g == &tb::kKvOdd) return run<Vkv_window_odd>(*g, a, seqs, base, r);
+  return run<Vkv_window_ref>(*g, a, seqs, base, r);
 }
 
 }  // namespace
 
-NDP_RTL_ENGINE("kv-window", "IN OUT [--input trace|raw] [--geometry ref|s260|odd]", run_kv_window);
+NDP_RTL_ENGINE("kv-window", "IN OUT [--input trace|raw] [--geometry ref|s260|odd] [--base max|min]", run_kv_window);

@@ -69,6 +69,9 @@ struct Report {
   AnalyzeOptions opt;
   std::vector<TensorReport> tensors;
   Figures total;
+  // Sum of the tensors' figures per dtype name (device: their blocks and index, no header/table):
+  // the figures of one base type when a model mixes types (e.g. --as fp8-e4m3 keeps norms in BF16).
+  std::map<std::string, Figures> by_dtype;
   std::map<std::string, std::map<int, PlaneFigures>> planes;  // dtype name -> plane id -> figures
   std::vector<RegionFigures> regions;                          // every region x guard 0..2
   double seconds = 0;

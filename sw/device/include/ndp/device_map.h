@@ -47,7 +47,7 @@ constexpr uint64_t kCsrId = 0x000, kCsrCaps = 0x008, kCsrCtrl = 0x010, kCsrTenso
 constexpr uint32_t kIdMagic = 0x4450444E;  // "NDPD"
 constexpr uint32_t kSpecVersion = 1;
 constexpr uint64_t kCtrlEnable = 1, kCtrlClearCounters = 2, kCtrlClearErrLog = 4, kCtrlFlush = 8;
-constexpr uint64_t kStatusBusy = 1, kStatusError = 2;
+constexpr uint64_t kStatusBusy = 1, kStatusError = 2, kStatusDecoding = 4;
 constexpr uint32_t kErrTensorNone = 0xFFFFFFFF;  // ERR_CODE tensor field of a protocol error
 
 // AXI RRESP / BRESP encoding.

@@ -52,7 +52,7 @@ struct DeviceStats {
 // Options of Device::open.
 struct OpenOptions {
   uint64_t dram_bytes = uint64_t{1} << 30;  // emu: device DRAM of an in-process or auto-started node
-  uint32_t chunk_buffers = 2;               // emu: decoded-chunk buffers of the device model
+  uint32_t chunk_buffers = 8;               // emu: decoded-chunk buffers of the device model (prefetch depth <= C - 2)
   bool spawn = true;                        // emu (default socket): start a node when none listens
   int host_node = -1;  // NUMA node of host-side buffers (mapped regions), placed with sw/runtime; -1: the
                        // kernel's default (the fault handler's local node)

@@ -52,6 +52,7 @@ struct TensorOptions {
   uint32_t chunk_elems = kDefaultChunkElems;  // weights only: multiple of 64 in [64, 524288]
   Layout layout = Layout::kExpByte;           // integer types are always stored as bit-planes
   CodecPolicy policy = CodecPolicy::kAuto;
+  KvBase kv_base = KvBase::kAuto;             // KV streams only: the encoder's base choice (section 6)
 };
 
 // Per-plane encoding statistics (stored bytes count the 12-byte block headers).
@@ -99,7 +100,8 @@ class ImageWriter {
                     const uint8_t* data, size_t bytes, const TensorOptions& o = {});
   // Add a KV window stream (section 6): `tokens` tokens, token-major [t][h][c] bf16/fp16 words.
   // Windows of g.window tokens (the last may be partial), channel-major with exponent deltas; each
-  // window stores a KVBASE block then the planes of o.layout (o.chunk_elems is ignored).
+  // window stores a KVBASE block then the planes of o.layout (o.chunk_elems is ignored); the base
+  // exponents are chosen per o.kv_base.
   Status add_kv_stream(const std::string& name, DType t, const KvGeometry& g, const uint16_t* token_major,
                        uint64_t tokens, const TensorOptions& o = {});
 

@@ -80,6 +80,12 @@ struct Model {
   std::map<std::string, int64_t> meta;
   // String metadata (GGUF strings, safetensors __metadata__, GPT-2 model.properties).
   std::map<std::string, std::string> meta_str;
+  // GGUF only: floating metadata (F32/F64 values), and one-level arrays of strings and of numbers
+  // (tokenizer.ggml.tokens / merges, tokenizer.ggml.scores / token_type, ...); nested arrays are
+  // validated and skipped.
+  std::map<std::string, double> meta_f64;
+  std::map<std::string, std::vector<std::string>> meta_str_arrays;
+  std::map<std::string, std::vector<double>> meta_num_arrays;
 };
 
 // "auto", "safetensors", "gguf", "llama2c", "rwkv", "gpt2-raw". Error on an unknown name.

@@ -41,6 +41,9 @@ struct LlamaConfig {
   float rope_low_freq_factor = 1.0f;
   float rope_high_freq_factor = 4.0f;
   int rope_orig_context = 8192;
+  // Per-frequency divisors (GGUF rope_freqs.weight, head_size / 2 values; empty = none): frequency i
+  // is divided by factor i, which is how llama.cpp applies Llama 3 scaling.
+  std::vector<float> rope_freq_factors;
 
   int kv_dim() const { return n_kv_heads * head_size; }
   int q_dim() const { return n_heads * head_size; }
@@ -79,6 +82,8 @@ struct LlamaModel {
 //  llama2.c checkpoints: configuration from Model::meta, tensors by the reader's names.
 //  safetensors (Hugging Face Llama naming, `model.layers.N.self_attn.q_proj.weight`, ...): the
 //  configuration comes from `hf_config_json` (the text of the model's config.json), RoPE style kHalf.
+//  GGUF (general.architecture "llama", F32/F16/BF16 tensors, llama.cpp names): configuration from
+//  the GGUF metadata, RoPE style kInterleaved (llama.cpp's converter permutes Q/K back to it).
 // Every tensor's presence, dtype and shape is checked; errors name the tensor.
 Result<LlamaModel> llama_from_model(const Model& m, const std::string& hf_config_json = "");
 
