@@ -89,8 +89,8 @@ module zstd_enc_emit #(
     endcase
   end
 
-  // header bytes: frame header, block header, literals section header
-  logic [16*8-1:0] hdr;
+  // header bytes: frame header (<= 9), block header (3), literals section header (<= 5): <= 17
+  logic [24*8-1:0] hdr;
   logic [4:0]      hdr_n;
   always_comb begin
     logic [71:0] fh;
@@ -128,8 +128,8 @@ module zstd_enc_emit #(
     endcase
     bh  = {3'b000, bsize, (kind_q == KRle) ? 2'b01 : ((kind_q == KRaw) ? 2'b00 : 2'b10), last_i};
     // fh (fh_n bytes), bh (3), lh (ln bytes)
-    hdr   = (128'(fh) & ((128'd1 << {fh_n, 3'b000}) - 128'd1)) | (128'(bh) << {fh_n, 3'b000}) |
-            (128'(lh) << {fh_n + 4'd3, 3'b000});
+    hdr   = (192'(fh) & ((192'd1 << {fh_n, 3'b000}) - 192'd1)) | (192'(bh) << {fh_n, 3'b000}) |
+            (192'(lh) << {fh_n + 4'd3, 3'b000});
     hdr_n = 5'(fh_n) + 5'd3 + 5'(ln);
   end
 

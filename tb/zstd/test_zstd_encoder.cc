@@ -163,6 +163,48 @@ TEST(ZstdEncoder, SequencesModeMultiBlockFrames) {
   run_frames(srcs, huf, 16384, 0.1, 0.1, true);
 }
 
+// The worst cases in both modes, each frame checked for its block kinds: incompressible and
+// all-equal 64 KiB blocks (RAW and RLE), one symbol repeated with one odd byte, and frames cut into
+// 1-byte blocks (every block RLE, the frame header before the first only).
+TEST(ZstdEncoder, WorstCases) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  for (int kind : {0, 1}) srcs.push_back(make_data(rng, kind, 65536));
+  std::vector<uint8_t> one(65536, 0x33);
+  one[40000] = 0x34;
+  srcs.push_back(one);
+  srcs.push_back(make_data(rng, 2, 300));  // cut into 1-byte blocks below
+  run_with_waves([&](const std::string& fst) {
+    ZstdEncEnv env(test_seed(), fst, 0.2, 0.2);
+    for (bool huf : {true, false})
+      for (size_t i = 0; i < srcs.size(); ++i)
+        ASSERT_TRUE(env.push_frame(srcs[i], huf, i == 3 ? 1 : 65536, "worst case " + std::to_string(i)));
+    ASSERT_TRUE(env.run(4000000));
+    EXPECT_TRUE(env.finish());
+    ASSERT_EQ(env.frames().size(), 2 * srcs.size());
+    for (size_t f = 0; f < env.frames().size(); ++f) {
+      const ZeFrame& fr = env.frames()[f];
+      const size_t i = f % srcs.size();
+      std::vector<uint8_t> d;
+      std::string err;
+      EXPECT_TRUE(libzstd_decompress(fr.bytes, srcs[i].size(), &d, &err)) << "frame " << f << ": " << err;
+      EXPECT_EQ(d, srcs[i]) << "frame " << f;
+      ASSERT_EQ(fr.kinds.size(), i == 3 ? 300u : 1u) << "frame " << f;
+      const auto kind_is = [&](ZstdHwKind k) { return fr.kinds[0] == static_cast<uint8_t>(k); };
+      if (i == 0) {
+        EXPECT_TRUE(kind_is(ZstdHwKind::kRaw)) << "incompressible, frame " << f;
+      } else if (i == 1) {
+        EXPECT_TRUE(kind_is(ZstdHwKind::kRle)) << "all equal, frame " << f;
+        EXPECT_EQ(fr.bytes.size(), 7u + 3u + 1u) << "all equal, frame " << f;
+      } else if (i == 2) {
+        EXPECT_LT(fr.bytes.size(), f < srcs.size() ? 65536u / 8 + 200 : 64u) << "one symbol, frame " << f;
+      } else {
+        for (uint8_t k : fr.kinds) EXPECT_EQ(k, static_cast<uint8_t>(ZstdHwKind::kRle)) << "1-byte blocks, frame " << f;
+      }
+    }
+  });
+}
+
 // Real EXPBYTE planes: stories260K and GPT-2 layer 1 (BF16 by RNE), 32 KiB (the default chunk of
 // 32768 elements); every block is the spec 4.3 Huffman frame of the golden writer; the rate is the
 // input bytes per cycle over the whole run, back to back.
@@ -260,31 +302,4 @@ TEST(ZstdEncoder, RealBitPlanesRate) {
 }
 
 }  // namespace
-}  // namespace ndp::tb
-// DEBUG-ONLY
-namespace ndp::tb {
-TEST(ZstdEncoderDbg, One) {
-  const char* e = std::getenv("ZDBG");
-  if (!e) GTEST_SKIP();
-  Rng rng(5);
-  int kind = std::atoi(e);
-  std::string ns = std::getenv("ZN") ? std::getenv("ZN") : "2";
-  bool huf = !std::getenv("ZGEN");
-  ZstdEncEnv env(1, "/tmp/zenc_x/dbg.fst", 0.0, 0.0);
-  size_t tot = 0;
-  for (size_t p = 0; p < ns.size();) {
-    size_t q = ns.find(',', p);
-    if (q == std::string::npos) q = ns.size();
-    size_t n = std::stoul(ns.substr(p, q - p));
-    p = q + 1;
-    auto d = make_data(rng, kind, n);
-    std::printf("n=%zu data:", n);
-    for (size_t i = 0; i < std::min<size_t>(n, 16); ++i) std::printf(" %02x", d[i]);
-    std::printf("\n");
-    env.push_frame(d, huf, n, "dbg");
-    tot += n;
-  }
-  env.run(20000 + 40 * tot);
-  env.finish();
-}
 }  // namespace ndp::tb
