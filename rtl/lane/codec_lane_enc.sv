@@ -328,7 +328,7 @@ module codec_lane_enc #(
               rd_q      <= 17'd1;
               fetch_q   <= 1'b0;
             end
-          end else if (rr_re || cr_re) begin
+          end else if (rr_re || cr_re || zr_re) begin
             logic [16:0] rem;
             rem       = psize_q - rd_q;
             fly_cnt_q <= (rem < 17'(OutBytes)) ? OCW'(rem) : OCW'(OutBytes);
