@@ -13,8 +13,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 GPT_RE='^decoder[1-6]/att\.(query|key|value|proj)\.w$'
 {
-  echo "| model | plane | mode | planes | const | in bytes | out bytes | B/cycle | ratio | libzstd -1 | libzstd -3 | blocks raw/rle/seq/huf |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| model | plane | mode | planes | const | in bytes | out bytes | cycles | B/cycle | ratio | libzstd -1 | libzstd -3 | blocks raw/rle/seq/huf |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$OUT"
 row() {  # row MODEL_NAME MODEL_PATH PLANE [flags...]
   local name=$1 path=$2 plane=$3
@@ -24,8 +24,8 @@ row() {  # row MODEL_NAME MODEL_PATH PLANE [flags...]
 import json, sys
 j = json.loads(sys.stdin.read())
 assert j["status"] == "ok", j
-print("| %s | %s | %s | %d | %d | %d | %d | %.2f | %.4f | %.4f | %.4f | %d/%d/%d/%d |" % (sys.argv[1], sys.argv[2],
-      j["mode"], j["frames"], j["const_planes"], j["in_bytes"], j["out_bytes"], j["bytes_per_cycle"], j["ratio"],
+print("| %s | %s | %s | %d | %d | %d | %d | %d | %.2f | %.4f | %.4f | %.4f | %d/%d/%d/%d |" % (sys.argv[1], sys.argv[2],
+      j["mode"], j["frames"], j["const_planes"], j["in_bytes"], j["out_bytes"], j["cycles"], j["bytes_per_cycle"], j["ratio"],
       j["libzstd_l1_ratio"], j["libzstd_l3_ratio"], j["raw_blocks"], j["rle_blocks"], j["sequence_blocks"],
       j["huffman_blocks"]))' "$name" "$plane" >>"$OUT"
 }
@@ -36,3 +36,18 @@ for m in "stories260K|$DATA/stories260K/stories260K.bin|.*" "gpt2-attn|$DATA/gpt
     row "$name" "$path" "$b" --tensors "$re"
   done
 done
+# totals per model and mode (input bytes / cycles summed over the runs)
+python3 - "$OUT" >>"$OUT" <<'EOF2'
+import sys
+rows = [l.split('|')[1:-1] for l in open(sys.argv[1]) if l.startswith('| ') and not l.startswith('| model')]
+print()
+print('| model | mode | runs | in bytes | out bytes | cycles | B/cycle | ratio | libzstd -1 | libzstd -3 |')
+print('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+for model in dict.fromkeys(r[0].strip() for r in rows):
+    for mode in ('huffman', 'sequences'):
+        sel = [r for r in rows if r[0].strip() == model and r[2].strip() == mode]
+        i, o, c = (sum(int(r[k]) for r in sel) for k in (5, 6, 7))
+        l1 = sum(int(r[5]) / float(r[10]) for r in sel)
+        l3 = sum(int(r[5]) / float(r[11]) for r in sel)
+        print('| %s | %s | %d | %d | %d | %d | %.2f | %.4f | %.4f | %.4f |' % (model, mode, len(sel), i, o, c, i / c, i / o, i / l1, i / l3))
+EOF2
