@@ -1,12 +1,14 @@
 // codec_lane: one compression lane of the codec complex (paper Fig. 9): the plane-block wrapper
 // around the codec engines, one stream in and one stream out per direction, so lanes replicate.
 //
-/// Encode: raw plane block in (enc_in_*, header fields held per packet) -> stored block out
-/// (12-byte header + payload; CONST / LZ4 / RAW chosen as the golden model does). Decode: stored
+/// Encode: raw plane block in (enc_in_*, header fields held per packet, codec policy) -> stored
+/// block out (12-byte header + payload; CONST / LZ4 / ZSTD / RAW chosen as the golden model does).
+/// Decode: stored
 /// block in (dec_in_*, with what the index expects) -> decoded bytes out, then one status beat
 /// (lane_pkg::status_e). Both directions are independent (codec_lane_enc, codec_lane_dec); this
-/// module only wires them. The decode side has an LZ4 engine and, with HasZstd (the default), a
-/// ZSTD engine (zstd_lane_dec); without it ZSTD blocks are reported as unsupported.
+/// module only wires them. Each side has an LZ4 engine and, with HasZstd (the default), a ZSTD
+/// engine (zstd_encoder, zstd_lane_dec); without them the encoder has no ZSTD candidate and ZSTD
+/// blocks are reported as unsupported.
 `include "ndp_assert.svh"
 
 module codec_lane #(
@@ -32,7 +34,7 @@ module codec_lane #(
   input  logic [7:0]               enc_in_plane_id_i,
   input  logic                     enc_in_guard_i,
   input  logic [16:0]              enc_in_raw_size_i,
-  input  logic                     enc_in_use_lz4_i,
+  input  logic [1:0]               enc_in_policy_i,   // 0 auto, 1 lz4, 2 zstd, 3 raw
   output logic                     enc_out_valid_o,
   input  logic                     enc_out_ready_i,
   output logic [EncOutBytes*8-1:0] enc_out_data_o,
@@ -57,7 +59,7 @@ module codec_lane #(
   output lane_pkg::status_e        dec_out_code_o
 );
   codec_lane_enc #(
-    .InBytes(EncInBytes), .OutBytes(EncOutBytes), .MaxBlockBytes(MaxBlockBytes)
+    .InBytes(EncInBytes), .OutBytes(EncOutBytes), .MaxBlockBytes(MaxBlockBytes), .HasZstd(HasZstd)
   ) u_enc (
     .clk_i, .rst_ni,
     .in_valid_i    (enc_in_valid_i),
@@ -69,7 +71,7 @@ module codec_lane #(
     .in_plane_id_i (enc_in_plane_id_i),
     .in_guard_i    (enc_in_guard_i),
     .in_raw_size_i (enc_in_raw_size_i),
-    .in_use_lz4_i  (enc_in_use_lz4_i),
+    .in_policy_i   (enc_in_policy_i),
     .out_valid_o   (enc_out_valid_o),
     .out_ready_i   (enc_out_ready_i),
     .out_data_o    (enc_out_data_o),

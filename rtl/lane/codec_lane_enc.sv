@@ -1,14 +1,18 @@
 // codec_lane_enc: encode direction of the codec lane. Takes one raw plane block per packet and
 // writes the stored block (docs/spec.md section 3): the 12-byte header with XXH32 of the raw
-// bytes, then the payload chosen exactly as the golden model chooses it (encode_block_hw in
-// sw/codec lz4_hw_model.h): CONST when every byte is equal, else LZ4 (lz4_encoder) when the policy
-// allows it and it saves at least one 64-byte burst, else RAW.
+// bytes, then the payload chosen exactly as the golden model chooses it (encode_block_lane in
+// sw/codec zstd_hw_model.h): CONST when every byte is equal; else the candidates of the codec
+// policy (auto: LZ4 and ZSTD, lz4, zstd, raw: none) from the lane's engines, lz4_encoder and
+// zstd_encoder (Huffman mode for EXPBYTE planes, plane id 0x40: the spec 4.3 frame); a candidate
+// counts only when it saves at least one 64-byte burst, the smallest counting one wins, ties to
+// LZ4; else RAW. With HasZstd = 0 (the LZ4-only lane) there is no ZSTD candidate.
 //
 /// Input: beats of InBytes bytes except the last, with the block's header fields held for the
 /// whole packet. Output: header + payload in beats of OutBytes bytes except the last.
-/// Registers: the raw block and the LZ4 output in two RAMs (ram_1r1w, OutBytes-byte words), the
-/// block state, the XXH32 unit, the output byte queue. A block is taken in, then written out; the
-/// next block's input waits for the previous block's last output beat.
+/// Registers: the raw block, the LZ4 output and the ZSTD output in RAMs (ram_1r1w, OutBytes-byte
+/// words), the block state, the XXH32 unit, the output byte queue. A block is taken in (both
+/// engines run on it at once), then written out; the next block's input waits for the previous
+/// block's last output beat.
 `include "ndp_assert.svh"
 
 module codec_lane_enc #(
@@ -18,6 +22,7 @@ module codec_lane_enc #(
   parameter int unsigned HashBanks     = 64,
   parameter int unsigned MatchBytes    = 16,
   parameter int unsigned MaxBlockBytes = 65536,
+  parameter bit          HasZstd       = 1'b1,
   localparam int unsigned ICW = $clog2(InBytes + 1),
   localparam int unsigned OCW = $clog2(OutBytes + 1)
 ) (
@@ -32,7 +37,7 @@ module codec_lane_enc #(
   input  logic [7:0]            in_plane_id_i,
   input  logic                  in_guard_i,
   input  logic [16:0]           in_raw_size_i,   // 1..MaxBlockBytes
-  input  logic                  in_use_lz4_i,    // policy lz4 (1) or raw (0)
+  input  logic [1:0]            in_policy_i,     // 0 auto, 1 lz4, 2 zstd, 3 raw (ndp::CodecPolicy)
   output logic                  out_valid_o,
   input  logic                  out_ready_i,
   output logic [OutBytes*8-1:0] out_data_o,
@@ -49,20 +54,24 @@ module codec_lane_enc #(
   ph_e         ph_q;
   logic [16:0] rcv_q, raw_q;
   logic [17:0] comp_q;                      // LZ4 bytes written by the engine (may exceed 65536)
-  logic        eq_q, use_q, guard_q, enc_done_q;
+  logic        eq_q, use_q, usez_q, guard_q, enc_done_q, zenc_done_q;
+  logic [17:0] zcomp_q;                     // ZSTD bytes written by its engine
+  logic        use_lz4, use_zstd;
+  assign use_lz4  = in_policy_i == 2'd0 || in_policy_i == 2'd1;
+  assign use_zstd = HasZstd && (in_policy_i == 2'd0 || in_policy_i == 2'd2);
   logic [7:0]  v0_q, plane_q;
   logic [15:0] id_q;
 
   // ---------------------------------------------------------------------------------------------
-  // Input: fork to the XXH32 unit and the LZ4 engine; the raw bytes go to the raw RAM
-  logic [1:0]  f_valid, f_ready;
+  // Input: fork to the XXH32 unit and the engines; the raw bytes go to the raw RAM
+  logic [2:0]  f_valid, f_ready;
   logic        f_in_ready, in_hs;
   logic        hv_valid, hv_ready;
   logic [31:0] hv;
 
-  stream_fork #(.N(2)) u_fork (
+  stream_fork #(.N(3)) u_fork (
     .clk_i, .rst_ni,
-    .en_i       ({in_use_lz4_i, 1'b1}),
+    .en_i       ({use_zstd, use_lz4, 1'b1}),
     .in_valid_i (in_valid_i && ph_q == PIn),
     .in_ready_o (f_in_ready),
     .out_valid_o(f_valid),
@@ -136,6 +145,59 @@ module codec_lane_enc #(
     .rdata_o(cr_data)
   );
 
+  // ZSTD engine: one single-block frame per plane block; its output kept in the ZSTD RAM while it
+  // fits (a frame that does not fit in MaxBlockBytes cannot save a burst)
+  logic              z_valid, z_last, zr_re;
+  logic [255:0]      z_data;
+  logic [5:0]        z_cnt;
+  logic [OutBytes*8-1:0] zr_data;
+  if (HasZstd) begin : gen_zstd
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [1:0] z_kind;
+    /* verilator lint_on UNUSEDSIGNAL */
+    zstd_encoder #(.InBytes(InBytes), .HashBits(HashBits), .HashBanks(HashBanks),
+                   .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes)) u_zstd (
+      .clk_i, .rst_ni,
+      .in_valid_i  (f_valid[2]),
+      .in_ready_o  (f_ready[2]),
+      .in_data_i   (in_data_i),
+      .in_cnt_i    (in_cnt_i),
+      .in_last_i   (in_last_i),
+      .in_size_i   (in_raw_size_i),
+      .in_huf_i    (in_plane_id_i == 8'h40),
+      .in_first_i  (1'b1),
+      .in_lastblk_i(1'b1),
+      .in_total_i  (32'(in_raw_size_i)),
+      .out_valid_o (z_valid),
+      .out_ready_i (1'b1),
+      .out_data_o  (z_data),
+      .out_cnt_o   (z_cnt),
+      .out_last_o  (z_last),
+      .out_kind_o  (z_kind)
+    );
+    ram_1r1w #(.Width(OutBytes * 8), .Depth(Words)) u_zcomp (
+      .clk_i, .rst_ni,
+      .we_i   (z_valid && 32'(zcomp_q) < MaxBlockBytes),
+      .waddr_i(WW'(zcomp_q >> $clog2(OutBytes))),
+      .wlane_i(1'b1),
+      .wdata_i((OutBytes*8)'(z_data)),
+      .re_i   (zr_re),
+      .raddr_i(cr_addr),
+      .rdata_o(zr_data)
+    );
+  end else begin : gen_no_zstd
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused     = f_valid[2] ^ zr_re ^ (^z_data);
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign f_ready[2] = 1'b1;
+    assign z_valid    = 1'b0;
+    assign z_last     = 1'b0;
+    assign z_data     = '0;
+    assign z_cnt      = '0;
+    assign zr_data    = '0;
+  end
+
   // ---------------------------------------------------------------------------------------------
   // Block state and the codec decision (docs/spec.md section 3, "Codec choice and raw bypass")
   logic [1:0]  codec_q;
@@ -163,8 +225,9 @@ module codec_lane_enc #(
 
   assign room = 32'(qcnt) + 2 * OutBytes <= QD;
 
-  logic lz4_pays;   // the LZ4 payload saves at least one 64-byte burst
-  assign lz4_pays = ((comp_q + 18'd63) >> 6) < ((18'(raw_q) + 18'd63) >> 6);
+  logic lz4_pays, zstd_pays;   // the payload saves at least one 64-byte burst
+  assign lz4_pays  = use_q && ((comp_q + 18'd63) >> 6) < ((18'(raw_q) + 18'd63) >> 6);
+  assign zstd_pays = usez_q && ((zcomp_q + 18'd63) >> 6) < ((18'(raw_q) + 18'd63) >> 6);
 
   always_comb begin
     logic [16:0] rem;
@@ -172,11 +235,12 @@ module codec_lane_enc #(
     push_data = '0;
     rr_re     = 1'b0;
     cr_re     = 1'b0;
+    zr_re     = 1'b0;
     rr_addr   = WW'(rd_q >> $clog2(OutBytes));
     cr_addr   = WW'(rd_q >> $clog2(OutBytes));
     hv_ready  = 1'b0;
     rem       = psize_q - rd_q;
-    if (ph_q == PWait && hv_valid && (enc_done_q || !use_q)) hv_ready = 1'b1;
+    if (ph_q == PWait && hv_valid && (enc_done_q || !use_q) && (zenc_done_q || !usez_q)) hv_ready = 1'b1;
     if (ph_q == POut) begin
       if (!hdr_done_q) begin
         push_cnt  = OCW'(12);
@@ -184,11 +248,13 @@ module codec_lane_enc #(
                                    {3'b000, guard_q, 2'b00, codec_q}, plane_q, id_q});
       end else if (fly_cnt_q != '0) begin
         push_cnt  = fly_cnt_q;
-        push_data = (codec_q == 2'd1) ? (OutBytes*8)'(v0_q) : ((codec_q == 2'd2) ? cr_data : rr_data);
+        push_data = (codec_q == 2'd1) ? (OutBytes*8)'(v0_q) :
+                    ((codec_q == 2'd2) ? cr_data : ((codec_q == 2'd3) ? zr_data : rr_data));
       end
       if (room && hdr_done_q && fetch_q && rem != '0) begin
         rr_re = (codec_q == 2'd0);
         cr_re = (codec_q == 2'd2);
+        zr_re = (codec_q == 2'd3);
       end
     end
   end
@@ -199,6 +265,8 @@ module codec_lane_enc #(
       rcv_q      <= '0;
       comp_q     <= '0;
       enc_done_q <= 1'b0;
+      zcomp_q    <= '0;
+      zenc_done_q <= 1'b0;
       hdr_done_q <= 1'b0;
       pushed_q   <= 1'b0;
       fly_cnt_q  <= '0;
@@ -210,6 +278,10 @@ module codec_lane_enc #(
         comp_q <= comp_q + 18'(e_cnt);
         if (e_last) enc_done_q <= 1'b1;
       end
+      if (z_valid) begin
+        zcomp_q <= zcomp_q + 18'(z_cnt);
+        if (z_last) zenc_done_q <= 1'b1;
+      end
       fly_cnt_q <= '0;
       unique case (ph_q)
         PIn: if (in_hs) begin
@@ -219,7 +291,8 @@ module codec_lane_enc #(
             plane_q <= in_plane_id_i;
             guard_q <= in_guard_i;
             raw_q   <= in_raw_size_i;
-            use_q   <= in_use_lz4_i;
+            use_q   <= use_lz4;
+            usez_q  <= use_zstd;
             eq_q    <= beq;
           end else begin
             eq_q <= eq_q && beq;
@@ -232,7 +305,10 @@ module codec_lane_enc #(
           if (eq_q) begin
             codec_q <= 2'd1;
             psize_q <= 17'd1;
-          end else if (use_q && lz4_pays) begin
+          end else if (zstd_pays && (!lz4_pays || zcomp_q < comp_q)) begin
+            codec_q <= 2'd3;
+            psize_q <= zcomp_q[16:0];
+          end else if (lz4_pays) begin
             codec_q <= 2'd2;
             psize_q <= comp_q[16:0];
           end else begin
@@ -252,7 +328,7 @@ module codec_lane_enc #(
               rd_q      <= 17'd1;
               fetch_q   <= 1'b0;
             end
-          end else if (rr_re || cr_re) begin
+          end else if (rr_re || cr_re || zr_re) begin
             logic [16:0] rem;
             rem       = psize_q - rd_q;
             fly_cnt_q <= (rem < 17'(OutBytes)) ? OCW'(rem) : OCW'(OutBytes);
@@ -266,6 +342,8 @@ module codec_lane_enc #(
             rcv_q      <= '0;
             comp_q     <= '0;
             enc_done_q <= 1'b0;
+            zcomp_q    <= '0;
+            zenc_done_q <= 1'b0;
             pushed_q   <= 1'b0;
             fetch_q    <= 1'b0;
           end
@@ -295,10 +373,11 @@ module codec_lane_enc #(
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
-  `NDP_ASSERT_INIT(params_a, OutBytes % InBytes == 0 && OutBytes >= 16 && InBytes % 16 == 0)
+  `NDP_ASSERT_INIT(params_a, OutBytes % InBytes == 0 && OutBytes >= 16 && InBytes % 16 == 0 &&
+                   (!HasZstd || (OutBytes == 32 && InBytes == 16)))
   `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
                      {in_data_i, in_cnt_i, in_last_i, in_block_id_i, in_plane_id_i, in_guard_i,
-                      in_raw_size_i, in_use_lz4_i})
+                      in_raw_size_i, in_policy_i})
   `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i, {out_data_o, out_cnt_o, out_last_o})
   `NDP_ASSERT(raw_size_a, !in_valid_i || (in_raw_size_i != '0 && 32'(in_raw_size_i) <= MaxBlockBytes))
   `NDP_ASSERT(plane_a, !in_valid_i || in_plane_id_i < 8'd32 || in_plane_id_i == 8'h40 ||

@@ -24,6 +24,7 @@ module lz4_enc_front #(
   input  logic [PCW-1:0]     in_cnt_i,
   input  logic               in_last_i,
   input  logic [16:0]        in_size_i,
+  input  logic               in_nomatch_i, // no position of this block may start a match (held)
   input  logic               can_start_i,  // a new block may begin (fewer than two in flight)
   input  logic               busy_i,       // some block is in flight (tail_i is valid)
   input  logic [19:0]        tail_i,       // ring position of the oldest block still in flight
@@ -50,6 +51,7 @@ module lz4_enc_front #(
   localparam int unsigned R   = RingBytes;
 
   logic          open_q;                   // a block is being received or windowed
+  logic          nomatch_q;                // this block takes no matches (literals only)
   logic [16:0]   n_q, rcv_q, wpos_q;       // size, bytes received, next window position
   logic [7:0]    prev_q;
   logic [19:0]   base_q, next_q;           // ring position of this block / of the next block
@@ -94,6 +96,7 @@ module lz4_enc_front #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       open_q <= 1'b0;
+      nomatch_q <= 1'b0;
       n_q    <= '0;
       rcv_q  <= '0;
       wpos_q <= '0;
@@ -104,6 +107,7 @@ module lz4_enc_front #(
       if (in_hs) begin
         if (!open_q) begin
           open_q <= 1'b1;
+          nomatch_q <= in_nomatch_i;
           n_q    <= in_size_i;
           rcv_q  <= 17'(in_cnt_i);
           base_q <= next_q;
@@ -151,7 +155,7 @@ module lz4_enc_front #(
       w_last_o  <= (32'(wpos_q) + P >= 32'(n_q));
       for (int k = 0; k < P; k++) begin
         w_hash_o[k*HashBits +: HashBits] <= hash4(head[k*8 +: 32]);
-        w_part_o[k] <= (32'(wpos_q) + k + 12 <= 32'(n_q));
+        w_part_o[k] <= (32'(wpos_q) + k + 12 <= 32'(n_q)) && !nomatch_q;
       end
     end
   end
@@ -161,7 +165,8 @@ module lz4_enc_front #(
   `NDP_ASSERT_INIT(params_a, P >= 4 && (P & (P - 1)) == 0 && D >= P && D >= 4 && HashBits <= 16 &&
                    (R & (R - 1)) == 0 && R <= 65536)
   `NDP_ASSERT(ring_a, !in_hs || 32'(20'(wr_abs - tail)) + P <= R)
-  `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o, {in_data_i, in_cnt_i, in_last_i, in_size_i})
+  `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
+                     {in_data_i, in_cnt_i, in_last_i, in_size_i, in_nomatch_i})
   `NDP_ASSERT(in_size_a, !(in_valid_i && !open_q) || (in_size_i != '0 && in_size_i <= 17'd65536))
   `NDP_ASSERT(in_full_beats_a, !in_hs || in_cnt_i == PCW'(P) || in_last_i)
   `NDP_ASSERT(in_last_a, !in_hs || (in_last_i == ((open_q ? rcv_q : 17'd0) + 17'(in_cnt_i) ==

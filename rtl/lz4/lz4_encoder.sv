@@ -9,9 +9,8 @@
 /// ring of MaxBlockBytes bytes, and a block's input is taken while the previous block is still
 /// being formatted as long as both fit in the ring (always for blocks up to half of it).
 ///
-/// Pipeline: lz4_enc_front (window + hash) -> lz4_enc_match (table look-up, compare) ->
-/// lz4_enc_select (greedy parse, match extension) -> sequence queue -> lz4_enc_format (LZ4 bytes,
-/// output packing). lz4_enc_inram keeps the block for match extension and literal reads.
+/// Pipeline: lz4_enc_finder (front, match, select, input ring and sequence queue; shared with the
+/// ZSTD encoder) -> lz4_enc_format (LZ4 bytes, output packing).
 `include "ndp_assert.svh"
 
 module lz4_encoder #(
@@ -41,165 +40,39 @@ module lz4_encoder #(
   output logic [OutCW-1:0]      out_cnt_o,
   output logic                  out_last_o
 );
-  localparam int unsigned P      = InBytes;
-  localparam int unsigned D      = MatchBytes;
-  localparam int unsigned X      = P + D;
-  localparam int unsigned LCW    = $clog2(D + 1);
-  localparam int unsigned SeqW   = 16 + 17 + 16 + 17 + 1;
-  localparam int unsigned PushN  = P / 4 + 2;
-  localparam int unsigned Fmt    = P / 4 + 1;   // sequences formatted per cycle
-  localparam int unsigned SQD    = SeqQueue;
-  localparam int unsigned SQCW   = $clog2(SQD + 1);
-  localparam int unsigned MfN    = (PushN <= 4) ? 4 : 8;  // sequence FIFO banks (power of two)
-  localparam int unsigned HQCW   = $clog2(MfN + Fmt + 2);
+  localparam int unsigned SeqW  = 16 + 17 + 16 + 17 + 1;
+  localparam int unsigned Fmt   = InBytes / 4 + 1;   // sequences formatted per cycle
+  localparam int unsigned PushN = InBytes / 4 + 2;
+  localparam int unsigned MfN   = (PushN <= 4) ? 4 : 8;
+  localparam int unsigned HQCW  = $clog2(MfN + Fmt + 2);
 
-  // blocks in flight (input started, last output beat not yet taken): at most two, so that the
-  // next block's input overlaps the previous block's formatting. Their ring positions, oldest first.
-  logic [1:0]  nb_q;
-  logic [19:0] bq_q [2];
-  logic        start, blk_done;
-  logic [19:0] start_base;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      nb_q  <= '0;
-      bq_q[0] <= '0;
-      bq_q[1] <= '0;
-    end else begin
-      nb_q <= nb_q + 2'(start) - 2'(blk_done);
-      if (blk_done) begin
-        bq_q[0] <= (start && nb_q == 2'd1) ? start_base : bq_q[1];
-        if (start && nb_q == 2'd2) bq_q[1] <= start_base;
-      end else if (start) begin
-        if (nb_q == 2'd0) bq_q[0] <= start_base;
-        else bq_q[1] <= start_base;
-      end
-    end
-  end
+  logic [Fmt*SeqW-1:0]      sq_head;
+  logic [HQCW-1:0]          sq_cnt;
+  logic [$clog2(Fmt+1)-1:0] sq_pop;
+  logic [15:0]              b_pos;
+  logic [OutBytes*8-1:0]    b_data;
+  logic                     blk_done;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                     start_unused;
+  logic [15:0]              start_base_unused;
+  /* verilator lint_on UNUSEDSIGNAL */
 
-  // front
-  logic                   adv, consume;
-  logic                   ram_we;
-  logic [15:0]            ram_wpos;
-  logic                   w_v, w_first, w_last;
-  logic [16:0]            w_pos;
-  logic [15:0]            w_base;
-  logic [16:0]            w_n;
-  logic [X*8-1:0]         w_bytes;
-  logic [7:0]             w_prev;
-  logic [P*HashBits-1:0]  w_hash;
-  logic [P-1:0]           w_part;
-
-  lz4_enc_front #(.P(P), .D(D), .HashBits(HashBits), .RingBytes(MaxBlockBytes)) u_front (
+  lz4_enc_finder #(
+    .InBytes(InBytes), .OutBytes(OutBytes), .HashBits(HashBits), .HashBanks(HashBanks),
+    .MatchBytes(MatchBytes), .Lazy(Lazy), .BackExt(BackExt), .MaxBlockBytes(MaxBlockBytes),
+    .SeqQueue(SeqQueue), .PopN(Fmt)
+  ) u_finder (
     .clk_i, .rst_ni,
     .in_valid_i, .in_ready_o, .in_data_i, .in_cnt_i, .in_last_i, .in_size_i,
-    .can_start_i(nb_q != 2'd2),
-    .busy_i     (nb_q != 2'd0),
-    .tail_i     (bq_q[0]),
-    .start_o    (start),
-    .start_base_o(start_base),
-    .ram_we_o   (ram_we),
-    .ram_wpos_o (ram_wpos),
-    .adv_i      (adv),
-    .w_v_o      (w_v),
-    .w_pos_o    (w_pos),
-    .w_base_o   (w_base),
-    .w_n_o      (w_n),
-    .w_bytes_o  (w_bytes),
-    .w_prev_o   (w_prev),
-    .w_hash_o   (w_hash),
-    .w_part_o   (w_part),
-    .w_first_o  (w_first),
-    .w_last_o   (w_last)
-  );
-
-  // match finder
-  logic                  m_v, m_last;
-  logic [16:0]           m_pos;
-  logic [15:0]           m_base;
-  logic [16:0]           m_n;
-  logic [P*8-1:0]        m_bytes;
-  logic [P*LCW-1:0]      m_len;
-  logic [P*16-1:0]       m_off;
-  logic [P-1:0]          m_bok;
-
-  lz4_enc_match #(.P(P), .D(D), .HashBits(HashBits), .HashBanks(HashBanks)) u_match (
-    .clk_i, .rst_ni,
-    .adv_i    (adv),
-    .w_v_i    (w_v),
-    .w_pos_i  (w_pos),
-    .w_base_i (w_base),
-    .w_n_i    (w_n),
-    .w_first_i(w_first),
-    .w_bytes_i(w_bytes),
-    .w_prev_i (w_prev),
-    .w_hash_i (w_hash),
-    .w_part_i (w_part),
-    .w_last_i (w_last),
-    .m_v_o    (m_v),
-    .m_pos_o  (m_pos),
-    .m_base_o (m_base),
-    .m_n_o    (m_n),
-    .m_bytes_o(m_bytes),
-    .m_len_o  (m_len),
-    .m_off_o  (m_off),
-    .m_bok_o  (m_bok),
-    .m_last_o (m_last)
-  );
-
-  assign adv = !m_v || consume;
-
-  // input RAM
-  logic [15:0]           a_pos, b_pos;
-  logic [P*8-1:0]        a_data;
-  logic [OutBytes*8-1:0] b_data;
-
-  lz4_enc_inram #(.P(P), .OutBytes(OutBytes), .MaxBlockBytes(MaxBlockBytes)) u_inram (
-    .clk_i, .rst_ni,
-    .we_i    (ram_we),
-    .wpos_i  (ram_wpos),
-    .wdata_i (in_data_i),
-    .wcnt_i  (in_cnt_i),
-    .a_pos_i (a_pos),
-    .a_data_o(a_data),
-    .b_pos_i (b_pos),
-    .b_data_o(b_data)
-  );
-
-  // selector
-  logic [SQCW-1:0]            sq_free;
-  logic [HQCW-1:0]            sq_cnt;
-  logic [$clog2(PushN+1)-1:0] sq_push;
-  logic [PushN*SeqW-1:0]      sq_push_data;
-  logic [Fmt*SeqW-1:0]        sq_head;
-  logic [$clog2(Fmt+1)-1:0]   sq_pop;
-
-  lz4_enc_select #(.P(P), .D(D), .Lazy(Lazy), .BackExt(BackExt)) u_select (
-    .clk_i, .rst_ni,
-    .n_i       (m_n),
-    .m_v_i     (m_v),
-    .m_pos_i   (m_pos),
-    .m_base_i  (m_base),
-    .m_bytes_i (m_bytes),
-    .m_len_i   (m_len),
-    .m_off_i   (m_off),
-    .m_bok_i   (m_bok),
-    .m_last_i  (m_last),
-    .consume_o (consume),
-    .ram_pos_o (a_pos),
-    .ram_data_i(a_data),
-    .seq_room_i(32'(sq_free) >= PushN),
-    .seq_cnt_o (sq_push),
-    .seq_data_o(sq_push_data)
-  );
-
-  lz4_mfifo #(.Width(SeqW), .Depth(SQD), .N(MfN), .PopN(Fmt)) u_seqq (
-    .clk_i, .rst_ni,
-    .push_cnt_i ($clog2(MfN+1)'(sq_push)),
-    .push_data_i((MfN*SeqW)'(sq_push_data)),
-    .free_o     (sq_free),
-    .head_o     (sq_head),
-    .count_o    (sq_cnt),
-    .pop_cnt_i  (sq_pop)
+    .in_nomatch_i(1'b0),
+    .start_o     (start_unused),
+    .start_base_o(start_base_unused),
+    .seq_head_o  (sq_head),
+    .seq_cnt_o   (sq_cnt),
+    .seq_pop_i   (sq_pop),
+    .b_pos_i     (b_pos),
+    .b_data_o    (b_data),
+    .blk_done_i  (blk_done)
   );
 
   lz4_enc_format #(.OutBytes(OutBytes), .Fmt(Fmt), .SeqCntW(HQCW)) u_format (
@@ -224,6 +97,4 @@ module lz4_encoder #(
   `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o, {in_data_i, in_cnt_i, in_last_i, in_size_i})
   `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i, {out_data_o, out_cnt_o, out_last_o})
   `NDP_ASSERT(size_a, !in_valid_i || 32'(in_size_i) <= MaxBlockBytes)
-  `NDP_ASSERT(first_window_a, !(w_v && w_first) || w_pos == '0)
-  `NDP_ASSERT(inflight_a, nb_q <= 2'd2 && !(blk_done && nb_q == 2'd0))
 endmodule

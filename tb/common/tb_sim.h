@@ -50,8 +50,13 @@ class Dut {
     m_->eval();
   }
   ~Dut() {
+    // Verilator reports assertion errors to, and erases the model's scopes from, the calling
+    // thread's context, which is the last one constructed: with two Duts alive (an encoder and the
+    // decoder checking its output) it may be another, already deleted, context.
+    Verilated::threadContextp(ctx_.get());
     if (fst_) fst_->close();
     m_->final();
+    m_.reset();
   }
   Dut(const Dut&) = delete;
   Dut& operator=(const Dut&) = delete;
@@ -63,6 +68,7 @@ class Dut {
 
   // Asynchronous reset for `cycles` clock cycles; components keep driving (their state is theirs).
   void reset(int cycles = 4) {
+    Verilated::threadContextp(ctx_.get());
     for (Component* c : comps_) c->on_reset();
     m_->rst_ni = 0;
     m_->eval();
@@ -73,6 +79,7 @@ class Dut {
 
   // One clock cycle. Returns false (after recording a test failure) once an RTL assertion fired.
   bool tick() {
+    Verilated::threadContextp(ctx_.get());  // this model's assertion errors go to its own context
     m_->clk_i = 0;
     m_->eval();
     for (Component* c : comps_) c->sample();

@@ -104,7 +104,7 @@ LaneEnv::LaneEnv(uint64_t seed, const std::string& fst, double gap, double backp
     b.block_id = m->enc_in_block_id_i;
     b.plane_id = m->enc_in_plane_id_i;
     b.guard = m->enc_in_guard_i;
-    b.use_lz4 = m->enc_in_use_lz4_i;
+    b.policy = m->enc_in_policy_i;
     b.raw_size = m->enc_in_raw_size_i;
     return b;
   };
@@ -116,7 +116,7 @@ LaneEnv::LaneEnv(uint64_t seed, const std::string& fst, double gap, double backp
     m->enc_in_block_id_i = b.block_id;
     m->enc_in_plane_id_i = b.plane_id;
     m->enc_in_guard_i = b.guard;
-    m->enc_in_use_lz4_i = b.use_lz4;
+    m->enc_in_policy_i = b.policy;
     m->enc_in_raw_size_i = b.raw_size;
   };
   StreamPort<LaneBeat32> eo;
@@ -195,12 +195,11 @@ LaneEnv::LaneEnv(uint64_t seed, const std::string& fst, double gap, double backp
 LaneEnv::~LaneEnv() = default;
 
 bool LaneEnv::push_plane(const std::vector<uint8_t>& plane, uint8_t plane_id, uint16_t block_id, bool guard,
-                         bool use_lz4) {
+                         CodecPolicy policy) {
   std::vector<uint8_t> ref;
-  auto r = encode_block_hw(plane.data(), plane.size(), plane_id, block_id,
-                           use_lz4 ? CodecPolicy::kLz4 : CodecPolicy::kRaw, guard, ref);
+  auto r = encode_block_lane(plane.data(), plane.size(), plane_id, block_id, policy, guard, ref);
   if (!r.ok()) {
-    fail("golden encode_block_hw: " + r.status().message());
+    fail("golden encode_block_lane: " + r.status().message());
     return false;
   }
   sb_.expect("plane block " + std::to_string(block_id) + " plane " + std::to_string(plane_id), std::move(ref));
@@ -213,7 +212,7 @@ bool LaneEnv::push_plane(const std::vector<uint8_t>& plane, uint8_t plane_id, ui
     b.block_id = block_id;
     b.plane_id = plane_id;
     b.guard = guard;
-    b.use_lz4 = use_lz4;
+    b.policy = static_cast<uint8_t>(policy);
     b.raw_size = static_cast<uint32_t>(plane.size());
     enc_drv_->push(b);
     enc_spans_->beat(b.last);

@@ -1,6 +1,6 @@
 // Verification environment of codec_lane (rtl/lane): drivers with random valid gaps and sinks
 // with random backpressure on both directions, stream monitors, a scoreboard on the encode side fed
-// by the golden plane-block encoder of the hardware lane (ndp::encode_block_hw), and per-block
+// by the golden plane-block encoder of the hardware lane (ndp::encode_block_lane), and per-block
 // results on the decode side for comparison with the reference of the lane's checks
 // (lane_ref_decode) and with the golden decoder (ndp::BlockDecoder). Shared by test_codec_lane.cc
 // and the ndp-rtl engines.
@@ -15,6 +15,7 @@
 #include "Vcodec_lane.h"
 #include "ndp/block.h"
 #include "ndp/lz4_hw_model.h"
+#include "ndp/zstd_hw_model.h"
 #include "tb_report.h"
 #include "tb_rng.h"
 #include "tb_scoreboard.h"
@@ -49,11 +50,12 @@ struct LaneEncIn {
   bool last = false;
   uint16_t block_id = 0;
   uint8_t plane_id = 0;
-  bool guard = false, use_lz4 = false;
+  bool guard = false;
+  uint8_t policy = 0;  // ndp::CodecPolicy
   uint32_t raw_size = 0;
   bool operator==(const LaneEncIn& o) const {
     return data == o.data && cnt == o.cnt && last == o.last && block_id == o.block_id && plane_id == o.plane_id &&
-           guard == o.guard && use_lz4 == o.use_lz4 && raw_size == o.raw_size;
+           guard == o.guard && policy == o.policy && raw_size == o.raw_size;
   }
 };
 struct LaneBeat32 {  // encode output and decode input
@@ -93,10 +95,11 @@ class LaneEnv {
   LaneEnv(uint64_t seed, const std::string& fst, double gap, double backpressure);
   ~LaneEnv();
 
-  // Encode direction: queue a raw plane; its golden stored block goes on the scoreboard.
-  // Returns false (with a failure) when the golden model rejects the arguments.
+  // Encode direction: queue a raw plane under a codec policy; its golden stored block
+  // (ndp::encode_block_lane) goes on the scoreboard. Returns false (with a failure) when the golden
+  // model rejects the arguments.
   bool push_plane(const std::vector<uint8_t>& plane, uint8_t plane_id, uint16_t block_id, bool guard,
-                  bool use_lz4);
+                  CodecPolicy policy);
   // Decode direction: queue one stored block (one packet) with the index's expectations.
   void push_stored(const std::vector<uint8_t>& stored, const BlockExpect& exp, bool random_beats);
   // Run until every queued block came out in both directions.

@@ -1,5 +1,6 @@
-# codec_lane (rtl/lane): encode and decode directions with the LZ4 engines at their defaults and the
-# ZSTD decoder (zstd_lane_dec, 64 KiB history) on the decode side.
+# codec_lane (rtl/lane): encode and decode directions with the LZ4 engines at their defaults, the
+# ZSTD encoder (zstd_encoder) on the encode side and the ZSTD decoder (zstd_lane_dec, 64 KiB
+# history) on the decode side.
 # Included by tb/CMakeLists.txt (before tb/lz4/models.cmake: this list stands on its own).
 set(NDP_RTL_LANE ${NDP_RTL_DIR}/lane)
 set(NDP_RTL_LANE_LZ4 ${NDP_RTL_DIR}/lz4)
@@ -11,7 +12,7 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_LANE_LZ4}/lz4_dec_copy.sv ${NDP_RTL_LANE_LZ4}/lz4_decoder.sv
           ${NDP_RTL_LANE_LZ4}/lz4_enc_front.sv ${NDP_RTL_LANE_LZ4}/lz4_enc_match.sv
           ${NDP_RTL_LANE_LZ4}/lz4_enc_inram.sv ${NDP_RTL_LANE_LZ4}/lz4_enc_select.sv
-          ${NDP_RTL_LANE_LZ4}/lz4_enc_format.sv ${NDP_RTL_LANE_LZ4}/lz4_encoder.sv
+          ${NDP_RTL_LANE_LZ4}/lz4_enc_finder.sv ${NDP_RTL_LANE_LZ4}/lz4_enc_format.sv ${NDP_RTL_LANE_LZ4}/lz4_encoder.sv
           ${NDP_RTL_DIR}/common/rr_arbiter.sv ${NDP_RTL_DIR}/common/fifo_sync.sv
           ${NDP_RTL_DIR}/zstd/zstd_pkg.sv ${NDP_RTL_DIR}/zstd/zstd_byteq.sv
           ${NDP_RTL_DIR}/zstd/zstd_bitrd_fwd.sv ${NDP_RTL_DIR}/zstd/zstd_bitrd_bwd.sv
@@ -20,5 +21,11 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_DIR}/zstd/zstd_seq.sv ${NDP_RTL_DIR}/zstd/zstd_exec.sv
           ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_hist.sv ${NDP_RTL_DIR}/zstd/zstd_enc_sort.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_pm.sv ${NDP_RTL_DIR}/zstd/zstd_enc_code.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_fsew.sv ${NDP_RTL_DIR}/zstd/zstd_enc_tree.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_build.sv ${NDP_RTL_DIR}/zstd/zstd_enc_huf_stream.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_emit.sv ${NDP_RTL_DIR}/zstd/zstd_enc_seqstore.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_seqenc.sv ${NDP_RTL_DIR}/zstd/zstd_encoder.sv
           ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
           ${NDP_RTL_LANE}/codec_lane_dec.sv ${NDP_RTL_LANE}/codec_lane.sv)

@@ -87,7 +87,7 @@ BlockExpect expect_of(const std::vector<uint8_t>& stored, uint8_t pad = 0) {
   return e;
 }
 
-// Encode real planes with both policies, check against the golden lane encoder, then decode the
+// Encode real planes under every policy, check against the golden lane encoder, then decode the
 // lane's own blocks (round trip) on the decode side.
 TEST(CodecLane, EncodeRealPlanesBitExactAndRoundTrip) {
   std::vector<PlaneBlock> planes;
@@ -102,8 +102,8 @@ TEST(CodecLane, EncodeRealPlanesBitExactAndRoundTrip) {
     uint64_t bytes = 0;
     for (size_t i = 0; i < planes.size(); ++i) {
       if (i % 3 != 0 && planes[i].bytes.size() > 4096) continue;  // keep the run short
-      const bool lz4 = rng.chance(0.8);
-      ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), rng.chance(0.3), lz4));
+      const CodecPolicy pol = static_cast<CodecPolicy>(rng.range(0, 3));
+      ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), rng.chance(0.3), pol));
       raw.push_back(planes[i].bytes);
       bytes += planes[i].bytes.size();
     }
@@ -122,8 +122,9 @@ TEST(CodecLane, EncodeRealPlanesBitExactAndRoundTrip) {
       env.push_stored(cs.back().stored, cs.back().exp, rng.chance(0.3));
     }
     ASSERT_TRUE(env.run(8 * bytes + 100000));
-    std::printf("%zu blocks round-tripped (RAW %d, CONST %d, LZ4 %d)\n", check_dec(env, cs, nullptr), codecs[0],
-                codecs[1], codecs[2]);
+    std::printf("%zu blocks round-tripped (RAW %d, CONST %d, LZ4 %d, ZSTD %d)\n", check_dec(env, cs, nullptr),
+                codecs[0], codecs[1], codecs[2], codecs[3]);
+    EXPECT_GT(codecs[3], 0);
   });
 }
 
@@ -140,7 +141,7 @@ TEST(CodecLane, EncodeSyntheticSizesAndDecisions) {
       for (int f : {0, 1, 2, 5}) {
         auto v = synth_data(rng, n, f);
         ASSERT_TRUE(env.push_plane(v, static_cast<uint8_t>(t % 2 ? 0x40 : t % 16), static_cast<uint16_t>(t * 7919),
-                                   t % 3 == 0, t % 5 != 4));
+                                   t % 3 == 0, static_cast<CodecPolicy>(t % 4)));
         bytes += n;
         ++t;
       }
@@ -149,16 +150,18 @@ TEST(CodecLane, EncodeSyntheticSizesAndDecisions) {
     for (int i = 0; i < 12; ++i) {
       std::vector<uint8_t> v = synth_data(rng, 1024, 0);
       for (size_t j = 0; j < 60 + 8 * static_cast<size_t>(i); ++j) v[j] = 0;
-      ASSERT_TRUE(env.push_plane(v, 3, static_cast<uint16_t>(1000 + i), false, true));
+      ASSERT_TRUE(env.push_plane(v, 3, static_cast<uint16_t>(1000 + i), false,
+                                 i % 2 ? CodecPolicy::kLz4 : CodecPolicy::kZstd));
       bytes += v.size();
     }
     ASSERT_TRUE(env.run(10 * bytes + 100000));
     EXPECT_TRUE(env.finish());
     for (const auto& r : env.enc_results()) ++codecs[r.bytes[3] & 15];
-    std::printf("codecs: RAW %d CONST %d LZ4 %d\n", codecs[0], codecs[1], codecs[2]);
+    std::printf("codecs: RAW %d CONST %d LZ4 %d ZSTD %d\n", codecs[0], codecs[1], codecs[2], codecs[3]);
     EXPECT_GT(codecs[0], 0);
     EXPECT_GT(codecs[1], 0);
     EXPECT_GT(codecs[2], 0);
+    EXPECT_GT(codecs[3], 0);
   });
 }
 
@@ -171,7 +174,7 @@ TEST(CodecLane, RealPlanesRates) {
   LaneEnv env(test_seed(), "", 0.0, 0.0);
   uint64_t bytes = 0;
   for (size_t i = 0; i < planes.size(); ++i) {
-    ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), false, true));
+    ASSERT_TRUE(env.push_plane(planes[i].bytes, planes[i].plane, static_cast<uint16_t>(i), false, CodecPolicy::kLz4));
     bytes += planes[i].bytes.size();
   }
   ASSERT_TRUE(env.run(8 * bytes + 100000));

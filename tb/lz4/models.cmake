@@ -8,7 +8,7 @@ set(NDP_RTL_LZ4_DEC ${NDP_RTL_LZ4_COMMON} ${NDP_RTL_LZ4}/lz4_dec_parser.sv
   ${NDP_RTL_LZ4}/lz4_dec_plan.sv ${NDP_RTL_LZ4}/lz4_dec_copy.sv ${NDP_RTL_LZ4}/lz4_decoder.sv)
 set(NDP_RTL_LZ4_ENC ${NDP_RTL_LZ4_COMMON} ${NDP_RTL_LZ4}/lz4_mfifo.sv
   ${NDP_RTL_LZ4}/lz4_enc_front.sv ${NDP_RTL_LZ4}/lz4_enc_match.sv ${NDP_RTL_LZ4}/lz4_enc_inram.sv
-  ${NDP_RTL_LZ4}/lz4_enc_select.sv ${NDP_RTL_LZ4}/lz4_enc_format.sv ${NDP_RTL_LZ4}/lz4_encoder.sv)
+  ${NDP_RTL_LZ4}/lz4_enc_select.sv ${NDP_RTL_LZ4}/lz4_enc_finder.sv ${NDP_RTL_LZ4}/lz4_enc_format.sv ${NDP_RTL_LZ4}/lz4_encoder.sv)
 
 ndp_verilate(Vlz4_decoder lz4_decoder SOURCES ${NDP_RTL_LZ4_DEC})
 ndp_verilate(Vlz4_decoder_w16 lz4_decoder SOURCES ${NDP_RTL_LZ4_DEC}

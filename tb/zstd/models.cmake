@@ -16,3 +16,17 @@ ndp_verilate(Vzstd_lane_dec zstd_lane_dec SOURCES ${NDP_RTL_ZSTD_SRC} ${NDP_RTL_
 # The bench uses libzstd (reference decoder and compressor) and the project's Huffman frame
 # writer (ndp_codec).
 cmake_language(DEFER CALL target_link_libraries ndp_tb_common PUBLIC ndp_codec PkgConfig::ZSTD)
+
+# The encoder (rtl/zstd/zstd_encoder): the LZ4 encoder's match finder and input ring, the Huffman
+# code builder and stream encoders, the sequence store and FSE sequence encoder, the block writer.
+set(NDP_RTL_ZSTD_ENC_SRC ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common/rr_arbiter.sv
+  ${NDP_RTL_DIR}/common/fifo_sync.sv
+  ${NDP_RTL_DIR}/lz4/lz4_byteq.sv ${NDP_RTL_DIR}/lz4/lz4_mq.sv ${NDP_RTL_DIR}/lz4/lz4_mfifo.sv
+  ${NDP_RTL_DIR}/lz4/lz4_enc_front.sv ${NDP_RTL_DIR}/lz4/lz4_enc_match.sv ${NDP_RTL_DIR}/lz4/lz4_enc_inram.sv
+  ${NDP_RTL_DIR}/lz4/lz4_enc_select.sv ${NDP_RTL_DIR}/lz4/lz4_enc_finder.sv
+  ${NDP_RTL_ZSTD}/zstd_enc_hist.sv ${NDP_RTL_ZSTD}/zstd_enc_sort.sv ${NDP_RTL_ZSTD}/zstd_enc_pm.sv
+  ${NDP_RTL_ZSTD}/zstd_enc_code.sv ${NDP_RTL_ZSTD}/zstd_enc_fsew.sv ${NDP_RTL_ZSTD}/zstd_enc_tree.sv
+  ${NDP_RTL_ZSTD}/zstd_enc_build.sv ${NDP_RTL_ZSTD}/zstd_enc_huf_stream.sv ${NDP_RTL_ZSTD}/zstd_enc_emit.sv
+  ${NDP_RTL_ZSTD}/zstd_enc_seqstore.sv ${NDP_RTL_ZSTD}/zstd_enc_seqenc.sv
+  ${NDP_RTL_ZSTD}/zstd_encoder.sv)
+ndp_verilate(Vzstd_encoder zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC})

@@ -91,8 +91,7 @@ void write_stream(const uint8_t* src, size_t n, const uint8_t* len, const uint16
 
 }  // namespace
 
-bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out,
-                         HuffFrameInfo* info) {
+bool huffman_literals_section(const uint8_t* src, size_t n, std::vector<uint8_t>& block, HuffFrameInfo* info) {
   if (n == 0 || n > kMaxFrameContent) return false;
   uint32_t hist[256] = {0};
   for (size_t i = 0; i < n; ++i) hist[src[i]]++;
@@ -133,7 +132,7 @@ bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out
   }
   // Literals_Section_Header: type 2 (Compressed_Literals_Block), Size_Format, sizes.
   const uint64_t regen = n, csize = lit.size();
-  std::vector<uint8_t> block;
+  const size_t at = block.size();
   if (!four) {
     if (csize > 1023) return false;
     put_le(block, 2u | (0u << 2) | (regen << 4) | (csize << 14), 3);
@@ -145,6 +144,20 @@ bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out
     return false;
   }
   block.insert(block.end(), lit.begin(), lit.end());
+  if (info) {
+    info->streams = four ? 4 : 1;
+    info->fse_tree = fse;
+    info->tree_bytes = tree_bytes;
+    info->max_bits = max_bits;
+    info->frame_bytes = block.size() - at;
+  }
+  return true;
+}
+
+bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out,
+                         HuffFrameInfo* info) {
+  std::vector<uint8_t> block;
+  if (!huffman_literals_section(src, n, block, info)) return false;
   block.push_back(0);  // Sequences_Section_Header: Number_of_Sequences = 0
   if (block.size() > n) return false;  // Block_Size must not exceed the window (= content size)
 
@@ -162,13 +175,7 @@ bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out
   }
   put_le(out, 1u | (2u << 1) | (static_cast<uint32_t>(block.size()) << 3), 3);  // last, compressed
   out.insert(out.end(), block.begin(), block.end());
-  if (info) {
-    info->streams = four ? 4 : 1;
-    info->fse_tree = fse;
-    info->tree_bytes = tree_bytes;
-    info->max_bits = max_bits;
-    info->frame_bytes = out.size() - start;
-  }
+  if (info) info->frame_bytes = out.size() - start;
   return true;
 }
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "ndp/zstd_hw_model.h"
+
 namespace ndp {
 namespace {
 
@@ -145,43 +147,12 @@ Status lz4_hw_compress(const uint8_t* src, size_t n, std::vector<uint8_t>& out, 
 Result<BlockInfo> encode_block_hw(const uint8_t* plane, size_t n, uint8_t plane_id, uint64_t block_id,
                                   CodecPolicy policy, bool guard, std::vector<uint8_t>& out,
                                   const Lz4HwParams& p) {
-  const std::string w = "hw encode block " + std::to_string(block_id);
   if (policy != CodecPolicy::kLz4 && policy != CodecPolicy::kRaw)
-    return Status::Error(w + ": the hardware lane supports the lz4 and raw policies only");
-  if (n == 0 || n > kMaxPlaneBytes)
-    return Status::Error(w + ": plane size " + std::to_string(n) + " outside 1..65536");
-  if (!plane_id_defined(plane_id)) return Status::Error(w + ": undefined plane id " + std::to_string(plane_id));
-  BlockHeader h;
-  h.block_id = static_cast<uint16_t>(block_id);
-  h.plane_id = plane_id;
-  h.guard = guard;
-  h.raw_size = static_cast<uint32_t>(n);
-  h.checksum = block_checksum(plane, n);
-  h.codec = Codec::kRaw;
-  std::vector<uint8_t> payload;
-  bool all_eq = true;
-  for (size_t i = 1; i < n && all_eq; ++i) all_eq = plane[i] == plane[0];
-  if (all_eq) {
-    h.codec = Codec::kConst;
-    payload.push_back(plane[0]);
-  } else {
-    if (policy == CodecPolicy::kLz4) {
-      NDP_RETURN_IF_ERROR(lz4_hw_compress(plane, n, payload, p));
-      const size_t b = kBurstBytes;
-      if ((payload.size() + b - 1) / b < (n + b - 1) / b) h.codec = Codec::kLz4;
-    }
-    if (h.codec == Codec::kRaw) payload.assign(plane, plane + n);
-  }
-  h.comp_size = static_cast<uint32_t>(payload.size());
-  const size_t at = out.size();
-  out.resize(at + kBlockHeaderBytes);
-  serialize_block_header(h, out.data() + at);
-  out.insert(out.end(), payload.begin(), payload.end());
-  BlockInfo info;
-  info.codec = h.codec;
-  info.raw_size = h.raw_size;
-  info.comp_size = h.comp_size;
-  return info;
+    return Status::Error("hw encode block " + std::to_string(block_id) +
+                         ": the LZ4-only lane supports the lz4 and raw policies only");
+  ZstdHwParams zp;
+  zp.finder = p;
+  return encode_block_lane(plane, n, plane_id, block_id, policy, guard, out, zp);
 }
 
 }  // namespace ndp

@@ -18,7 +18,7 @@ case "${1:-}" in
     lazy=${6:-1} back=${7:-1}
     dir=$OUT/enc_p$2_b$3_d$4_o$5_l${lazy}_x${back}
     verilator "${FLAGS[@]}" $COMMON $R/lz4/lz4_mfifo.sv $R/lz4/lz4_enc_front.sv $R/lz4/lz4_enc_match.sv \
-      $R/lz4/lz4_enc_inram.sv $R/lz4/lz4_enc_select.sv $R/lz4/lz4_enc_format.sv $R/lz4/lz4_encoder.sv \
+      $R/lz4/lz4_enc_inram.sv $R/lz4/lz4_enc_select.sv $R/lz4/lz4_enc_finder.sv $R/lz4/lz4_enc_format.sv $R/lz4/lz4_encoder.sv \
       --top-module lz4_encoder -GInBytes=$2 -GHashBanks=$3 -GMatchBytes=$4 -GOutBytes=$5 -GLazy=$lazy -GBackExt=$back \
       $PWD/tb/lz4/sweep/enc_sweep.cc $PWD/sw/codec/src/lz4_hw_model.cc $PWD/sw/codec/src/block_header.cc \
       -CFLAGS "$CXX" -LDFLAGS "-llz4 -lxxhash" -Mdir "$dir" > "$dir.log" 2>&1 || { tail -20 "$dir.log"; exit 1; }

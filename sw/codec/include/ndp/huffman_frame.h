@@ -34,4 +34,12 @@ struct HuffFrameInfo {
 bool write_huffman_frame(const uint8_t* src, size_t n, std::vector<uint8_t>& out,
                          HuffFrameInfo* info = nullptr);
 
+// The Literals_Section of that frame alone (Literals_Section_Header, tree description, jump table,
+// streams), appended to out: the Compressed_Literals_Block of src[0..n-1] with the same code and
+// layout rules (also used for the literals of a block with sequences, sw/codec zstd_hw_model).
+// False, with out unchanged, when it does not exist (the conditions above except the block-size
+// rule, which belongs to the frame). info->frame_bytes is then the section's size.
+bool huffman_literals_section(const uint8_t* src, size_t n, std::vector<uint8_t>& out,
+                              HuffFrameInfo* info = nullptr);
+
 }  // namespace ndp

@@ -49,8 +49,9 @@ Status lz4_hw_compress(const uint8_t* src, size_t n, std::vector<uint8_t>& out,
 
 // Plane-block encoder of the hardware lane: docs/spec.md section 3 with the hardware LZ4 as the
 // LZ4 candidate. Same rules as BlockEncoder::encode (CONST first; LZ4 used only when it saves a
-// 64-byte burst; otherwise RAW). Only policies kLz4 and kRaw exist in hardware; others are an error.
-// Appends header + payload to out.
+// 64-byte burst; otherwise RAW). Policies kLz4 and kRaw only (the LZ4-only lane); others are an
+// error. encode_block_lane() (zstd_hw_model.h) is the lane with both engines and every policy; for
+// kLz4 and kRaw the two agree. Appends header + payload to out.
 Result<BlockInfo> encode_block_hw(const uint8_t* plane, size_t n, uint8_t plane_id,
                                   uint64_t block_id, CodecPolicy policy, bool guard,
                                   std::vector<uint8_t>& out, const Lz4HwParams& p = {});

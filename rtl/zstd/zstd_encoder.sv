@@ -1,0 +1,522 @@
+// zstd_encoder: Zstandard compressor of the codec lane (RFC 8878 frames; docs/zstd.md "Encoder").
+// Its output is bit-exact with sw/codec zstd_hw_frame() (include/ndp/zstd_hw_model.h).
+///
+/// Input: one block (job) per packet, beats of InBytes bytes except the last, with the job's fields
+/// held for the packet: in_size_i (1..MaxBlockBytes), in_huf_i (Huffman mode: the spec 4.3
+/// literals-only block for EXPBYTE planes), in_first_i (the block opens a frame: the frame header
+/// with Frame_Content_Size in_total_i goes in front), in_lastblk_i (Last_Block). Output: the block
+/// (and frame header) in beats of 32 bytes except the last (out_last_o), out_kind_o = the block kind
+/// written (0 raw, 1 RLE, 2 sequences, 3 Huffman).
+///
+/// Three job stages, each holding one job: collect (the input goes into the match finder's ring;
+/// Huffman jobs are counted by zstd_enc_hist, sequences jobs' records go to the sequence store),
+/// build (Huffman jobs: zstd_enc_build writes the code table and tree description into one half of
+/// the double-buffered table and tree RAMs) and encode (Huffman: the 1 or 4 zstd_enc_huf_stream
+/// into the region RAMs; then zstd_enc_emit writes the block). So a block's input and its code
+/// build overlap the previous block's streams and output; the input ring holds two blocks (up to
+/// MaxBlockBytes/2 each for the overlap).
+`include "ndp_assert.svh"
+
+module zstd_encoder #(
+  parameter int unsigned InBytes       = 16,
+  parameter int unsigned HashBits      = 13,
+  parameter int unsigned HashBanks     = 64,
+  parameter int unsigned MatchBytes    = 16,
+  parameter int unsigned MaxBlockBytes = 65536,
+  localparam int unsigned ICW      = $clog2(InBytes + 1),
+  localparam int unsigned CntW     = $clog2(MaxBlockBytes + 1),
+  localparam int unsigned RegWords = (MaxBlockBytes * 11 / 32 + 32) / 32 + 1,
+  localparam int unsigned RWW      = $clog2(RegWords)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 in_valid_i,
+  output logic                 in_ready_o,
+  input  logic [InBytes*8-1:0] in_data_i,
+  input  logic [ICW-1:0]       in_cnt_i,
+  input  logic                 in_last_i,
+  input  logic [16:0]          in_size_i,
+  input  logic                 in_huf_i,
+  input  logic                 in_first_i,
+  input  logic                 in_lastblk_i,
+  input  logic [31:0]          in_total_i,
+  output logic                 out_valid_o,
+  input  logic                 out_ready_i,
+  output logic [255:0]         out_data_o,
+  output logic [5:0]           out_cnt_o,
+  output logic                 out_last_o,
+  output logic [1:0]           out_kind_o
+);
+  localparam int unsigned SeqW = 16 + 17 + 16 + 17 + 1;
+
+  // job record {n[16:0], huf, first, lastblk, total[31:0], base[15:0], v0[7:0], eq}: field offsets
+  localparam int unsigned JW = 77, JN = 60, JHuf = 59, JFirst = 58, JLast = 57, JTot = 25, JBase = 9,
+                          JV0 = 1, JEq = 0;
+
+  // ---------------------------------------------------------------------------------------------
+  // Collect stage: input into the finder's ring, histogram, all-equal check
+  logic [JW-1:0] c_q, b_q, e_q;
+  logic [16:0] e_n;
+  logic [15:0] e_base;
+  logic        e_huf, e_eq, em_busy_q;
+  assign e_n    = e_q[JN +: 17];
+  assign e_base = e_q[JBase +: 16];
+  assign e_huf  = e_q[JHuf];
+  assign e_eq   = e_q[JEq];
+  logic        c_v_q, c_done_q, b_v_q, b_build_q, e_v_q;
+  logic        open_q;                 // a job's beats are being taken
+  logic [16:0] rcv_q;
+  logic        hist_ready, start_ok, in_hs, f_in_ready;
+  logic [SeqW-1:0] sq_head;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic        f_start;
+  logic        bd_fse;
+  logic [3:0]  bd_mb;
+  logic [1:0]  mq_cnt_unused;
+  logic        mq_ready_unused;        // at most 3 jobs are between input and records (ring: 2)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0] f_base;
+
+  assign start_ok   = !c_v_q && (!in_huf_i || hist_ready);
+  assign in_ready_o = f_in_ready && (open_q || start_ok);
+  assign in_hs      = in_valid_i && in_ready_o;
+
+  logic beq;                           // every byte of the beat equals the job's first byte
+  always_comb begin
+    beq = 1'b1;
+    for (int i = 0; i < InBytes; i++)
+      if (32'(i) < 32'(in_cnt_i) && in_data_i[i*8 +: 8] != (open_q ? c_q[JV0 +: 8] : in_data_i[7:0]))
+        beq = 1'b0;
+  end
+
+  // match finder and input ring (port B: 32 bytes from any ring address, for streams and output)
+  logic [3:0]      sq_cnt;
+  logic            sq_pop;
+  logic [15:0]     ring_pos;
+  logic [255:0]    ring_data;
+  logic            blk_done;
+
+  lz4_enc_finder #(
+    .InBytes(InBytes), .OutBytes(32), .HashBits(HashBits), .HashBanks(HashBanks),
+    .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes), .PopN(1)
+  ) u_finder (
+    .clk_i, .rst_ni,
+    .in_valid_i  (in_valid_i && (open_q || start_ok)),
+    .in_ready_o  (f_in_ready),
+    .in_data_i,
+    .in_cnt_i,
+    .in_last_i,
+    .in_size_i,
+    .in_nomatch_i(in_huf_i),
+    .start_o     (f_start),
+    .start_base_o(f_base),
+    .seq_head_o  (sq_head),
+    .seq_cnt_o   (sq_cnt),
+    .seq_pop_i   (sq_pop),
+    .b_pos_i     (ring_pos),
+    .b_data_o    (ring_data),
+    .blk_done_i  (blk_done)
+  );
+  // Records go to the job at the head of the mode queue (jobs in input order): a Huffman job's
+  // single literal record is dropped, a sequences job's records go to the sequence store once the
+  // sequence RAM is free (the previous sequences job has been written out).
+  logic       mq_v, mq_huf, mq_push, mq_pop, rec_last;
+  logic       sst_start, sst_busy, sst_done, sst_we;
+  logic [14:0] sst_nseq;
+  logic [16:0] sst_nlit;
+  logic [47:0] sst_rep, rep_commit_q;
+  logic [$clog2(MaxBlockBytes/4)-1:0] sst_wa;
+  logic [66:0] sst_wd;
+  logic       g_own_q, newframe_q, c_started_q;
+  assign rec_last = sq_head[0];
+  assign mq_push  = in_hs && !open_q;
+  assign sq_pop   = (sq_cnt != '0) && mq_v && (mq_huf || sst_busy);
+  assign mq_pop   = sq_pop && rec_last;
+  assign sst_start = mq_v && !mq_huf && !g_own_q && !sst_busy;
+  fifo_sync #(.Width(1), .Depth(3)) u_modeq (
+    .clk_i, .rst_ni,
+    .in_valid_i (mq_push),
+    .in_ready_o (mq_ready_unused),
+    .in_data_i  (in_huf_i),
+    .out_valid_o(mq_v),
+    .out_ready_i(mq_pop),
+    .out_data_o (mq_huf),
+    .count_o    (mq_cnt_unused)
+  );
+
+  zstd_enc_seqstore #(.Depth(MaxBlockBytes / 4)) u_sstore (
+    .clk_i, .rst_ni,
+    .start_i    (sst_start),
+    .rep_i      (newframe_q ? {16'd8, 16'd4, 16'd1} : rep_commit_q),
+    .rec_valid_i(sq_pop && !mq_huf),
+    .rec_i      (sq_head),
+    .busy_o     (sst_busy),
+    .done_o     (sst_done),
+    .nseq_o     (sst_nseq),
+    .nlit_o     (sst_nlit),
+    .rep_o      (sst_rep),
+    .we_o       (sst_we),
+    .waddr_o    (sst_wa),
+    .wdata_o    (sst_wd)
+  );
+
+  // sequence RAM: {lit_start, ll, ml, ov}, read by the sequence encoder, then by the block writer
+  logic [$clog2(MaxBlockBytes/4)-1:0] seq_ra, se_ra;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [14:0] em_seq_addr;            // entries 0..nseq, nseq < Depth
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [66:0] seq_rd;
+  logic        se_busy_q;
+  logic           se_start, se_done, se_wr;
+  logic [1:0]     se_wsel;
+  logic [RWW-1:0] se_wa;
+  logic [255:0]   se_wd;
+  logic [16:0]    se_bytes;
+  assign seq_ra = se_busy_q ? se_ra : em_seq_addr[$clog2(MaxBlockBytes/4)-1:0];
+  ram_1r1w #(.Width(67), .Depth(MaxBlockBytes / 4)) u_seqram (
+    .clk_i, .rst_ni,
+    .we_i   (sst_we),
+    .waddr_i(sst_wa),
+    .wlane_i(1'b1),
+    .wdata_i(sst_wd),
+    .re_i   (1'b1),
+    .raddr_i(seq_ra),
+    .rdata_o(seq_rd)
+  );
+
+  logic            h_rd_start, h_rd_valid, h_rd_last;
+  logic [7:0]      h_rd_sym;
+  logic [CntW-1:0] h_rd_cnt;
+  zstd_enc_hist #(.InBytes(InBytes), .MaxBlockBytes(MaxBlockBytes)) u_hist (
+    .clk_i, .rst_ni,
+    .ready_o   (hist_ready),
+    .add_i     (in_hs && (open_q ? c_q[JHuf] : in_huf_i)),
+    .data_i    (in_data_i),
+    .cnt_i     (in_cnt_i),
+    .rd_start_i(h_rd_start),
+    .rd_valid_o(h_rd_valid),
+    .rd_sym_o  (h_rd_sym),
+    .rd_cnt_o  (h_rd_cnt),
+    .rd_last_o (h_rd_last)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Build stage
+  logic        mv_cb, mv_be, b_ready;
+  logic        bd_done, bd_ok;
+  logic [7:0]  bd_tlen;
+  logic        tw_we, tb_we;
+  logic [7:0]  tw_addr, tb_data;
+  logic [14:0] tw_data;
+  logic [6:0]  tb_addr;
+  logic        hb_q, b_half_q, e_half_q;   // table/tree half written by the build / used by E
+
+  assign mv_cb   = c_v_q && c_done_q && (c_q[JHuf] || (c_started_q && sst_done)) && !b_v_q;
+  assign b_ready = !b_build_q || bd_done;
+  assign mv_be   = b_v_q && b_ready && !e_v_q;
+
+  zstd_enc_build #(.CntW(CntW)) u_build (
+    .clk_i, .rst_ni,
+    .start_i        (mv_cb && c_q[JHuf] && !c_q[JEq]),
+    .clear_i        (mv_cb && c_q[JHuf] && c_q[JEq]),     // counted, but stored as RLE
+    .hist_rd_start_o(h_rd_start),
+    .hist_rd_valid_i(h_rd_valid),
+    .hist_rd_sym_i  (h_rd_sym),
+    .hist_rd_cnt_i  (h_rd_cnt),
+    .hist_rd_last_i (h_rd_last),
+    .done_o         (bd_done),
+    .ok_o           (bd_ok),
+    .tlen_o         (bd_tlen),
+    .fse_o          (bd_fse),
+    .max_bits_o     (bd_mb),
+    .tw_we_o        (tw_we),
+    .tw_addr_o      (tw_addr),
+    .tw_data_o      (tw_data),
+    .tb_we_o        (tb_we),
+    .tb_addr_o      (tb_addr),
+    .tb_data_o      (tb_data)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Encode stage: streams, then the emitter
+  typedef enum logic [1:0] {EIdle, EStreams, ESeq, EEmit} eph_e;
+  eph_e        eph_q;
+  logic        e_tok_q;               // the job's tree exists
+  logic [7:0]  e_tlen_q;
+  logic [3:0]  s_start, s_done, s_rq, s_grant, s_resp_q, s_wr;
+  logic [4*16-1:0] s_size;
+  logic [4*16-1:0] s_beg;
+  logic [4*17-1:0] s_len;
+  logic [4*32-1:0] s_tab_addr;
+  logic [4*60-1:0] s_tab_data;
+  logic [4*16-1:0] s_rq_pos;
+  logic [4*RWW-1:0] s_wa;
+  logic [4*256-1:0] s_wd;
+  logic        e_four, em_start, em_done;
+  logic [16:0] seg;
+  logic [1:0]  em_kind, kind_req;
+
+  assign e_four = e_n >= 17'd1024;
+  assign seg    = (e_n + 17'd3) >> 2;
+  always_comb begin
+    for (int k = 0; k < 4; k++) begin
+      s_beg[k*16 +: 16] = e_base + 16'(32'(seg) * k);
+      s_len[k*17 +: 17] = !e_four ? ((k == 0) ? e_n : 17'd0) :
+                          ((k == 3) ? e_n - 17'(3 * 32'(seg)) : seg);
+      s_start[k]        = (eph_q == EIdle) && e_v_q && e_huf && !e_eq && e_tok_q &&
+                          !em_busy_q && (k == 0 || e_four);
+    end
+  end
+
+  // ring port B: the streams (round robin) while they run, else the emitter
+  logic [1:0]  g_idx;
+  logic        g_v;
+  logic [15:0] em_ring_pos;
+  rr_arbiter #(.N(4)) u_arb (
+    .clk_i, .rst_ni,
+    .in_valid_i (s_rq),
+    .in_ready_o (s_grant),
+    .out_valid_o(g_v),
+    .out_ready_i(1'b1),
+    .idx_o      (g_idx)
+  );
+  assign ring_pos = (eph_q == EStreams) ? s_rq_pos[32'(g_idx)*16 +: 16] : em_ring_pos;
+
+  // code table replicas: 4 per stream, halves selected by the job
+  for (genvar r = 0; r < 16; r++) begin : gen_tab
+    ram_1r1w #(.Width(15), .Depth(512)) u_tab (
+      .clk_i, .rst_ni,
+      .we_i   (tw_we),
+      .waddr_i({hb_q, tw_addr}),
+      .wlane_i(1'b1),
+      .wdata_i(tw_data),
+      .re_i   (1'b1),
+      .raddr_i({e_half_q, s_tab_addr[r*8 +: 8]}),
+      .rdata_o(s_tab_data[r*15 +: 15])
+    );
+  end
+
+  // region RAMs: stream k writes region k
+  logic [1:0]     em_sel, em_sel_q;
+  logic [RWW-1:0] em_ra;
+  logic [4*256-1:0] reg_rd;
+  for (genvar k = 0; k < 4; k++) begin : gen_stream
+    zstd_enc_huf_stream #(.RegWords(RegWords)) u_stream (
+      .clk_i, .rst_ni,
+      .start_i   (s_start[k]),
+      .beg_i     (s_beg[k*16 +: 16]),
+      .len_i     (s_len[k*17 +: 17]),
+      .rq_valid_o(s_rq[k]),
+      .rq_grant_i(s_grant[k]),
+      .rq_pos_o  (s_rq_pos[k*16 +: 16]),
+      .rs_valid_i(s_resp_q[k]),
+      .rs_data_i (ring_data),
+      .tab_addr_o(s_tab_addr[k*32 +: 32]),
+      .tab_data_i(s_tab_data[k*60 +: 60]),
+      .wr_o      (s_wr[k]),
+      .wr_addr_o (s_wa[k*RWW +: RWW]),
+      .wr_data_o (s_wd[k*256 +: 256]),
+      .done_o    (s_done[k]),
+      .size_o    (s_size[k*16 +: 16])
+    );
+    ram_1r1w #(.Width(256), .Depth(RegWords)) u_region (
+      .clk_i, .rst_ni,
+      .we_i   (s_wr[k] || (se_wr && se_wsel == 2'(k))),
+      .waddr_i(se_busy_q ? se_wa : s_wa[k*RWW +: RWW]),
+      .wlane_i(1'b1),
+      .wdata_i(se_busy_q ? se_wd : s_wd[k*256 +: 256]),
+      .re_i   (1'b1),
+      .raddr_i(em_ra),
+      .rdata_o(reg_rd[k*256 +: 256])
+    );
+  end
+
+  // tree buffer: two halves of 16 words of 8 bytes
+  logic [3:0]  em_ta;
+  logic [63:0] tree_rd;
+  ram_1r1w #(.Width(64), .Depth(32), .Lanes(8)) u_treebuf (
+    .clk_i, .rst_ni,
+    .we_i   (tb_we),
+    .waddr_i({hb_q, tb_addr[6:3]}),
+    .wlane_i(8'd1 << tb_addr[2:0]),
+    .wdata_i({8{tb_data}}),
+    .re_i   (1'b1),
+    .raddr_i({e_half_q, em_ta}),
+    .rdata_o(tree_rd)
+  );
+
+  logic [4*16-1:0] e_size;
+  always_comb begin
+    for (int k = 0; k < 4; k++) e_size[k*16 +: 16] = (k == 0 || e_four) ? s_size[k*16 +: 16] : 16'd0;
+  end
+  // sequences jobs: the sequence encoder first (when there are sequences)
+  logic           e_seqs;
+  assign e_seqs   = !e_huf && !e_eq && sst_nseq != '0;
+  assign se_start = (eph_q == EIdle) && e_v_q && !em_busy_q && !se_busy_q && e_seqs;
+  zstd_enc_seqenc #(.Depth(MaxBlockBytes / 4), .RegWords(RegWords)) u_seqenc (
+    .clk_i, .rst_ni,
+    .start_i  (se_start),
+    .nseq_i   (sst_nseq),
+    .raddr_o  (se_ra),
+    .rdata_i  (seq_rd[50:0]),
+    .wr_o     (se_wr),
+    .wr_sel_o (se_wsel),
+    .wr_addr_o(se_wa),
+    .wr_data_o(se_wd),
+    .done_o   (se_done),
+    .bytes_o  (se_bytes)
+  );
+
+  assign kind_req = e_eq ? 2'd1 : (e_huf ? 2'd3 : 2'd2);
+  assign em_start = e_v_q && !em_busy_q &&
+                    ((eph_q == EIdle && !(e_huf && !e_eq && e_tok_q) && !e_seqs) ||
+                     (eph_q == EStreams && s_done[0] && (!e_four || &s_done)) ||
+                     (eph_q == ESeq && se_done));
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [17:0] em_bytes;
+  /* verilator lint_on UNUSEDSIGNAL */
+  zstd_enc_emit #(.RegWords(RegWords)) u_emit (
+    .clk_i, .rst_ni,
+    .start_i    (em_start),
+    .kind_i     (kind_req),
+    .first_i    (e_q[JFirst]),
+    .last_i     (e_q[JLast]),
+    .total_i    (e_q[JTot +: 32]),
+    .n_i        (e_n),
+    .base_i     (e_base),
+    .v0_i       (e_q[JV0 +: 8]),
+    .tree_ok_i  (e_tok_q),
+    .tlen_i     (e_tlen_q),
+    .ssize_i    (e_size),
+    .nlit_i     (sst_nlit),
+    .nseq_i     (e_seqs ? sst_nseq : 15'd0),
+    .sbytes_i   (se_bytes),
+    .tree_addr_o(em_ta),
+    .tree_data_i(tree_rd),
+    .reg_sel_o  (em_sel),
+    .reg_addr_o (em_ra),
+    .reg_data_i (reg_rd[32'(em_sel_q)*256 +: 256]),
+    .ring_pos_o (em_ring_pos),
+    .ring_data_i(ring_data),
+    .seq_addr_o (em_seq_addr),
+    .seq_data_i (seq_rd[66:34]),
+    .out_valid_o,
+    .out_ready_i,
+    .out_data_o,
+    .out_cnt_o,
+    .out_last_o,
+    .done_o     (em_done),
+    .kind_o     (em_kind),
+    .bytes_o    (em_bytes)
+  );
+  assign out_kind_o = em_kind;
+  assign blk_done   = em_done;
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      open_q    <= 1'b0;
+      rcv_q     <= '0;
+      c_v_q     <= 1'b0;
+      c_done_q  <= 1'b0;
+      b_v_q     <= 1'b0;
+      b_build_q <= 1'b0;
+      e_v_q     <= 1'b0;
+      eph_q     <= EIdle;
+      em_busy_q <= 1'b0;
+      hb_q      <= 1'b0;
+      b_half_q  <= 1'b0;
+      e_half_q  <= 1'b0;
+      e_tok_q   <= 1'b0;
+      e_tlen_q  <= '0;
+      s_resp_q  <= '0;
+      em_sel_q  <= '0;
+      se_busy_q <= 1'b0;
+      g_own_q   <= 1'b0;
+      newframe_q <= 1'b1;
+      c_started_q <= 1'b0;
+      rep_commit_q <= {16'd8, 16'd4, 16'd1};
+      c_q       <= '0;
+      b_q       <= '0;
+      e_q       <= '0;
+    end else begin
+      s_resp_q <= s_grant;
+      em_sel_q <= em_sel;
+      // collect
+      if (in_hs && !open_q && in_first_i) newframe_q <= 1'b1;
+      if (sst_start) begin
+        newframe_q  <= 1'b0;
+        g_own_q     <= 1'b1;
+        c_started_q <= 1'b1;
+      end
+      if (in_hs) begin
+        if (!open_q) begin
+          c_v_q    <= 1'b1;
+          c_done_q <= 1'b0;
+          c_q      <= {in_size_i, in_huf_i, in_first_i, in_lastblk_i, in_total_i, f_base,
+                       in_data_i[7:0], beq};
+        end else begin
+          c_q[JEq] <= c_q[JEq] && beq;
+        end
+        open_q <= !in_last_i;
+        rcv_q  <= in_last_i ? 17'd0 : rcv_q + 17'(in_cnt_i);
+        if (in_last_i) c_done_q <= 1'b1;
+      end
+      // collect -> build
+      if (mv_cb) begin
+        c_v_q       <= 1'b0;
+        c_started_q <= 1'b0;
+        b_v_q     <= 1'b1;
+        b_q       <= c_q;
+        b_build_q <= c_q[JHuf] && !c_q[JEq];
+        b_half_q  <= hb_q;
+      end
+      // build -> encode
+      if (mv_be) begin
+        b_v_q    <= 1'b0;
+        e_v_q    <= 1'b1;
+        e_q      <= b_q;
+        e_half_q <= b_half_q;
+        e_tok_q  <= b_build_q && bd_ok;
+        e_tlen_q <= bd_tlen;
+        if (b_build_q) hb_q <= !hb_q;
+        eph_q    <= EIdle;
+      end
+      // encode
+      if (|s_start) eph_q <= EStreams;
+      if (se_start) begin
+        eph_q     <= ESeq;
+        se_busy_q <= 1'b1;
+      end
+      if (se_busy_q && se_done) se_busy_q <= 1'b0;
+      if (em_start) begin
+        em_busy_q <= 1'b1;
+        eph_q     <= EEmit;
+      end
+      if (em_done) begin
+        em_busy_q <= 1'b0;
+        e_v_q     <= 1'b0;
+        eph_q     <= EIdle;
+        if (!e_huf) begin
+          g_own_q <= 1'b0;                     // the sequence RAM is free again
+          if (em_kind == 2'd2) rep_commit_q <= sst_rep;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions
+  `NDP_ASSERT_INIT(params_a, InBytes == 16 && MaxBlockBytes <= 65536 && MaxBlockBytes >= 1024)
+  `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
+                     {in_data_i, in_cnt_i, in_last_i, in_size_i, in_huf_i, in_first_i, in_lastblk_i,
+                      in_total_i})
+  `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i, {out_data_o, out_cnt_o, out_last_o})
+  `NDP_ASSERT(size_a, !in_valid_i || (in_size_i != '0 && 32'(in_size_i) <= MaxBlockBytes))
+  `NDP_ASSERT(total_a, !(in_valid_i && in_first_i) || 32'(in_size_i) <= in_total_i)
+  `NDP_ASSERT(beats_a, !in_hs || in_last_i == (rcv_q + 17'(in_cnt_i) == (open_q ? c_q[JN +: 17] : in_size_i)))
+  `NDP_ASSERT(one_ring_read_a, !(eph_q == EStreams && g_v && em_busy_q))
+  `NDP_ASSERT(build_done_known_a, !(mv_be && b_build_q) || bd_done)
+endmodule

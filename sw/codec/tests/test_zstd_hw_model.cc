@@ -1,0 +1,211 @@
+// Model of the hardware ZSTD encoder (zstd_hw_model.h): every frame decodes with libzstd to its input,
+// the block kinds follow the stated preference, Huffman blocks are the spec 4.3 frame byte for byte,
+// multi-block frames carry the repeat-offset history, and the lane encoder keeps the section 3 rules.
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <random>
+
+#include "ndp/block.h"
+#include "ndp/huffman_frame.h"
+#include "ndp/lz4_hw_model.h"
+#include "ndp/test_seed.h"
+#include "ndp/zstd_hw_model.h"
+#include "real_data.h"
+
+namespace ndp {
+namespace {
+
+constexpr uint32_t kSeed = 5150;
+
+// Worst-case and plane-like data of one of 8 kinds.
+std::vector<uint8_t> make_data(std::mt19937& rng, int kind, size_t n) {
+  std::vector<uint8_t> v(n);
+  std::geometric_distribution<int> g(0.4);
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind) {
+      case 0: v[i] = static_cast<uint8_t>(rng()); break;                                // incompressible
+      case 1: v[i] = 0x5A; break;                                                       // all equal
+      case 2: v[i] = static_cast<uint8_t>(std::max(0, 124 - g(rng))); break;            // exponent bytes
+      case 3: v[i] = static_cast<uint8_t>(rng() % 7 == 0 ? rng() : 0); break;           // sparse bit-plane
+      case 4: v[i] = static_cast<uint8_t>(i % 13 < 9 ? "abcdefghi"[i % 13] : rng() % 4); break;  // periodic
+      case 5: v[i] = static_cast<uint8_t>(i < n / 2 ? 0 : 0xFF); break;                  // two runs
+      case 6: v[i] = static_cast<uint8_t>(200 + rng() % 50); break;                     // 50 symbols > 128
+      default: v[i] = static_cast<uint8_t>((i / 3) & 1 ? 7 : rng() % 3); break;         // short repeats
+    }
+  }
+  return v;
+}
+
+void expect_decodes(const std::vector<uint8_t>& frame, const std::vector<uint8_t>& src, const std::string& what) {
+  std::vector<uint8_t> d(src.size() + 1);
+  const size_t r = ZSTD_decompress(d.data(), d.size(), frame.data(), frame.size());
+  ASSERT_FALSE(ZSTD_isError(r)) << what << ": " << ZSTD_getErrorName(r);
+  ASSERT_EQ(r, src.size()) << what;
+  d.resize(r);
+  ASSERT_EQ(d, src) << what;
+  EXPECT_EQ(ZSTD_getFrameContentSize(frame.data(), frame.size()), src.size()) << what;
+  EXPECT_EQ(ZSTD_findFrameCompressedSize(frame.data(), frame.size()), frame.size()) << what;
+}
+
+TEST(ZstdHwModel, EveryKindAndSizeDecodesWithLibzstd) {
+  std::mt19937 rng(testing::test_seed(kSeed));
+  const size_t sizes[] = {1, 2, 5, 12, 13, 31, 32, 255, 256, 1023, 1024, 4095, 4096, 32768, 65535, 65536};
+  for (int huf = 0; huf < 2; ++huf)
+    for (int kind = 0; kind < 8; ++kind)
+      for (size_t n : sizes) {
+        for (int hl = 0; hl < 2; ++hl) {
+          const std::vector<uint8_t> src = make_data(rng, kind, n);
+          ZstdHwParams p;
+          p.huffman_literals = hl != 0;
+          std::vector<uint8_t> f;
+          std::vector<ZstdHwBlockInfo> bi;
+          ASSERT_TRUE(zstd_hw_frame(src.data(), n, huf != 0, n, f, &bi, p).ok());
+          const std::string what = "kind " + std::to_string(kind) + " n " + std::to_string(n) + " huf " +
+                                   std::to_string(huf) + " hl " + std::to_string(hl);
+          expect_decodes(f, src, what);
+          ASSERT_EQ(bi.size(), 1u);
+          if (kind == 1 || n == 1) {
+            EXPECT_EQ(bi[0].kind, ZstdHwKind::kRle) << what;
+          }
+          // never larger than a raw block: frame header + 3 + n
+          EXPECT_LE(f.size(), 6 + (n <= 255 ? 1u : 2u) + 3 + n) << what;
+          if (kind == 0 && n >= 256) {
+            EXPECT_EQ(bi[0].kind, ZstdHwKind::kRaw) << what;
+          }
+        }
+      }
+}
+
+TEST(ZstdHwModel, HuffmanBlocksAreTheSpecFrame) {
+  std::mt19937 rng(testing::test_seed(kSeed + 1));
+  int huffman = 0;
+  for (int t = 0; t < 200; ++t) {
+    const size_t n = 1 + rng() % 65536;
+    const std::vector<uint8_t> src = make_data(rng, t % 2 ? 2 : 6, n);
+    std::vector<uint8_t> f, ref;
+    std::vector<ZstdHwBlockInfo> bi;
+    ASSERT_TRUE(zstd_hw_frame(src.data(), n, true, n, f, &bi).ok());
+    expect_decodes(f, src, "n " + std::to_string(n));
+    if (write_huffman_frame(src.data(), n, ref)) {
+      EXPECT_EQ(bi[0].kind, ZstdHwKind::kHuffman);
+      EXPECT_EQ(f, ref) << "n " << n;
+      ++huffman;
+    } else {
+      EXPECT_NE(bi[0].kind, ZstdHwKind::kHuffman);
+    }
+  }
+  EXPECT_GT(huffman, 150);
+}
+
+TEST(ZstdHwModel, MultiBlockFramesCarryTheOffsetHistory) {
+  std::mt19937 rng(testing::test_seed(kSeed + 2));
+  for (int t = 0; t < 40; ++t) {
+    const size_t n = 1 + rng() % 300000, block = 1 + rng() % 65536;
+    std::vector<uint8_t> src = make_data(rng, 3 + t % 5, n);
+    std::vector<uint8_t> f;
+    std::vector<ZstdHwBlockInfo> bi;
+    ASSERT_TRUE(zstd_hw_frame(src.data(), n, t % 3 == 0, block, f, &bi).ok());
+    expect_decodes(f, src, "n " + std::to_string(n) + " block " + std::to_string(block));
+    EXPECT_EQ(bi.size(), (n + block - 1) / block);
+  }
+  std::vector<uint8_t> f, z(10);
+  EXPECT_FALSE(zstd_hw_frame(z.data(), 0, false, 100, f).ok());
+  EXPECT_FALSE(zstd_hw_frame(z.data(), 10, false, 0, f).ok());
+  EXPECT_FALSE(zstd_hw_frame(z.data(), 10, false, 65537, f).ok());
+  EXPECT_TRUE(f.empty());
+}
+
+// The section 3 rules with the hardware candidates, restated from the two models directly.
+TEST(ZstdHwModel, LaneEncoderFollowsTheChoiceRule) {
+  std::mt19937 rng(testing::test_seed(kSeed + 3));
+  BlockDecoder dec;
+  const CodecPolicy pols[] = {CodecPolicy::kAuto, CodecPolicy::kLz4, CodecPolicy::kZstd, CodecPolicy::kRaw};
+  for (int t = 0; t < 400; ++t) {
+    const size_t n = 1 + rng() % (t % 4 ? 8192 : 65536);
+    const std::vector<uint8_t> src = make_data(rng, t % 8, n);
+    const uint8_t plane = t % 3 == 0 ? 0x40 : static_cast<uint8_t>(rng() % 16);
+    const CodecPolicy pol = pols[t % 4];
+    std::vector<uint8_t> out;
+    auto r = encode_block_lane(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, out);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    std::vector<uint8_t> lz, zs, d(n);
+    ASSERT_TRUE(lz4_hw_compress(src.data(), n, lz).ok());
+    ASSERT_TRUE(zstd_hw_frame(src.data(), n, plane == 0x40, n, zs).ok());
+    const auto bursts = [](size_t b) { return (b + 63) / 64; };
+    const bool lz_ok = (pol == CodecPolicy::kAuto || pol == CodecPolicy::kLz4) && bursts(lz.size()) < bursts(n);
+    const bool zs_ok = (pol == CodecPolicy::kAuto || pol == CodecPolicy::kZstd) && bursts(zs.size()) < bursts(n);
+    bool eq = true;
+    for (uint8_t b : src) eq = eq && b == src[0];
+    Codec want = Codec::kRaw;
+    if (eq) want = Codec::kConst;
+    else if (zs_ok && (!lz_ok || zs.size() < lz.size())) want = Codec::kZstd;
+    else if (lz_ok) want = Codec::kLz4;
+    EXPECT_EQ(r->codec, want) << "t " << t;
+    BlockExpect x{plane, static_cast<uint64_t>(t), static_cast<uint32_t>(n), 0, "block"};
+    ASSERT_TRUE(dec.decode(out.data(), out.size(), x, d.data()).ok());
+    EXPECT_EQ(d, src);
+    if (pol == CodecPolicy::kLz4 || pol == CodecPolicy::kRaw) {
+      std::vector<uint8_t> hw;
+      ASSERT_TRUE(encode_block_hw(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, hw).ok());
+      EXPECT_EQ(hw, out);
+    }
+  }
+}
+
+// Real planes: GPT-2 attention layer 1 and stories260K, 4 KiB bit-planes and 32 KiB EXPBYTE planes.
+// Every frame decodes; the ratio figures of docs/results/zstd-encoder.md ("Ratio") come from here.
+TEST(ZstdHwModel, RealPlanesRatio) {
+  std::string why;
+  auto ts = testdata::load_gpt2_attention(&why);
+  if (ts.empty()) GTEST_SKIP() << why;
+  auto st = testdata::load_stories260k(&why);
+  ts.insert(ts.end(), st.begin(), st.end());
+  uint64_t raw_bits = 0, hw_bits = 0, hwh_bits = 0, lz_bits = 0, raw_exp = 0, hw_exp = 0, huf_exp = 0, exp_blocks = 0;
+  ZstdHwParams hl;
+  hl.huffman_literals = true;
+  for (size_t ti = 0; ti < ts.size(); ti += 3) {
+    const auto& t = ts[ti];
+    for (size_t c = 0; c < t.bf16.size(); c += 32768) {
+      const size_t n = std::min<size_t>(32768, t.bf16.size() - c);
+      std::vector<uint8_t> e(n);
+      for (size_t i = 0; i < n; ++i) e[i] = static_cast<uint8_t>(t.bf16[c + i] >> 7);
+      std::vector<uint8_t> f;
+      std::vector<ZstdHwBlockInfo> bi;
+      ASSERT_TRUE(zstd_hw_frame(e.data(), n, true, n, f, &bi).ok());
+      expect_decodes(f, e, t.name + " expbyte");
+      raw_exp += n;
+      hw_exp += f.size();
+      huf_exp += bi[0].kind == ZstdHwKind::kHuffman;
+      ++exp_blocks;
+      for (int b = 7; b < 15; ++b) {
+        std::vector<uint8_t> v((n + 7) / 8, 0);
+        for (size_t i = 0; i < n; ++i) v[i / 8] |= static_cast<uint8_t>(((t.bf16[c + i] >> b) & 1) << (i % 8));
+        std::vector<uint8_t> g, gh, lz;
+        ASSERT_TRUE(zstd_hw_frame(v.data(), v.size(), false, v.size(), g).ok());
+        ASSERT_TRUE(zstd_hw_frame(v.data(), v.size(), false, v.size(), gh, nullptr, hl).ok());
+        ASSERT_TRUE(lz4_hw_compress(v.data(), v.size(), lz).ok());
+        expect_decodes(g, v, t.name + " bit-plane");
+        expect_decodes(gh, v, t.name + " bit-plane (Huffman literals)");
+        raw_bits += v.size();
+        hw_bits += std::min(g.size(), v.size());
+        hwh_bits += std::min(gh.size(), v.size());
+        lz_bits += std::min(lz.size(), v.size());
+      }
+    }
+  }
+  const double r_exp = static_cast<double>(raw_exp) / static_cast<double>(hw_exp);
+  const double r_bits = static_cast<double>(raw_bits) / static_cast<double>(hw_bits);
+  const double r_bitsh = static_cast<double>(raw_bits) / static_cast<double>(hwh_bits);
+  const double r_lz = static_cast<double>(raw_bits) / static_cast<double>(lz_bits);
+  std::printf("zstd hw model: EXPBYTE %llu blocks (%llu Huffman) ratio %.4f; exponent bit-planes ratio %.4f "
+              "(Huffman literals %.4f, hw LZ4 %.4f)\n",
+              static_cast<unsigned long long>(exp_blocks), static_cast<unsigned long long>(huf_exp), r_exp, r_bits,
+              r_bitsh, r_lz);
+  EXPECT_EQ(huf_exp, exp_blocks);  // every real EXPBYTE plane has its Huffman frame
+  EXPECT_GT(r_bits, r_lz);         // FSE-coded sequences beat LZ4's byte-aligned ones
+  EXPECT_GT(r_bitsh, r_bits);
+}
+
+}  // namespace
+}  // namespace ndp

@@ -1,0 +1,305 @@
+// zstd_encoder against its golden model (ndp::zstd_hw_frame, byte for byte and block kind by block
+// kind), every frame decoded by libzstd and by the project's RTL zstd_decoder; worst-case data,
+// every size class, gaps and backpressure, multi-block frames, real plane blocks and their rates.
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <random>
+
+#include "Vzstd_decoder.h"
+#include "ndp/huffman_frame.h"
+#include "tb_data.h"
+#include "tb_rng.h"
+#include "tb_sim.h"
+#include "zenc_env.h"
+#include "zstd_env.h"
+
+namespace ndp::tb {
+namespace {
+
+// Plane-like and worst-case data of one of 9 kinds.
+std::vector<uint8_t> make_data(Rng& rng, int kind, size_t n) {
+  std::vector<uint8_t> v(n);
+  std::geometric_distribution<int> g(0.4);
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind) {
+      case 0: v[i] = static_cast<uint8_t>(rng.u32()); break;                                 // incompressible
+      case 1: v[i] = 0x5A; break;                                                            // all equal
+      case 2: v[i] = static_cast<uint8_t>(std::max(0, 124 - g(rng.engine()))); break;        // exponent bytes, direct tree
+      case 3: v[i] = static_cast<uint8_t>(std::min(255, 126 + g(rng.engine()))); break;       // symbols > 128: FSE tree
+      case 4: v[i] = static_cast<uint8_t>(rng.chance(0.01) ? 0 : 7); break;                   // one dominant symbol
+      case 5: v[i] = static_cast<uint8_t>(rng.u32() % 2 ? 131 : 140); break;                  // two symbols, equal weights
+      case 6: v[i] = static_cast<uint8_t>(200 + rng.u32() % 50); break;                       // 50 symbols > 128
+      case 7: v[i] = static_cast<uint8_t>(rng.u32() % 256 < 250 ? rng.u32() % 256 : 0); break; // 256 symbols, flat
+      default: v[i] = static_cast<uint8_t>(i % 7 == 0 ? rng.u32() : 1); break;
+    }
+  }
+  return v;
+}
+
+// libzstd's frame size at a level (content size in the header, no checksum: as the encoder writes)
+size_t zstd_level(const std::vector<uint8_t>& src, int level) {
+  std::vector<uint8_t> out(ZSTD_compressBound(src.size()));
+  const size_t r = ZSTD_compress(out.data(), out.size(), src.data(), src.size(), level);
+  return ZSTD_isError(r) ? src.size() : r;
+}
+
+// Decodes every frame of the env with libzstd and the RTL decoder; returns frames checked.
+size_t decode_all(const ZstdEncEnv& env, const std::vector<std::vector<uint8_t>>& srcs, bool rtl) {
+  std::unique_ptr<ZstdDecEnv<Vzstd_decoder>> dec;
+  if (rtl) dec = std::make_unique<ZstdDecEnv<Vzstd_decoder>>(test_seed() + 1, "", 0.0, 0.0);
+  size_t n = 0;
+  for (size_t i = 0; i < env.frames().size(); ++i) {
+    const auto& f = env.frames()[i];
+    std::vector<uint8_t> d;
+    std::string err;
+    EXPECT_TRUE(libzstd_decompress(f.bytes, srcs[i].size(), &d, &err)) << "frame " << i << ": " << err;
+    EXPECT_EQ(d, srcs[i]) << "frame " << i << " (libzstd)";
+    if (dec) {
+      ZResult r = dec->decode(f.bytes, static_cast<uint32_t>(srcs[i].size()), 64 * f.bytes.size() + 200000);
+      EXPECT_TRUE(r.done && r.code == 0) << "frame " << i << ": zstd_decoder code " << zstd_err_name(r.code);
+      EXPECT_EQ(r.bytes, srcs[i]) << "frame " << i << " (zstd_decoder)";
+    }
+    ++n;
+  }
+  return n;
+}
+
+void run_frames(const std::vector<std::vector<uint8_t>>& srcs, const std::vector<int>& huf, size_t block,
+                double gap, double bp, bool rtl_decode) {
+  run_with_waves([&](const std::string& fst) {
+    ZstdEncEnv env(test_seed(), fst, gap, bp);
+    for (size_t i = 0; i < srcs.size(); ++i)
+      ASSERT_TRUE(env.push_frame(srcs[i], huf[i] != 0, std::min(block, srcs[i].size()), "frame " + std::to_string(i)));
+    uint64_t total = 0;
+    for (const auto& s : srcs) total += s.size();
+    ASSERT_TRUE(env.run(40 * total + 20000 * srcs.size() + 100000));
+    EXPECT_TRUE(env.finish());
+    EXPECT_EQ(decode_all(env, srcs, rtl_decode), srcs.size());
+  });
+}
+
+TEST(ZstdEncoder, HuffmanModeEveryKindAndSize) {
+  Rng rng;
+  const size_t sizes[] = {1, 2, 3, 17, 255, 256, 700, 1023, 1024, 1025, 4096, 4099, 32768};
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int kind = 0; kind < 9; ++kind)
+    for (size_t n : sizes) {
+      srcs.push_back(make_data(rng, kind, n));
+      huf.push_back(1);
+    }
+  run_frames(srcs, huf, 65536, 0.0, 0.0, true);
+}
+
+TEST(ZstdEncoder, HuffmanModeGapsAndBackpressure) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int t = 0; t < 30; ++t) {
+    srcs.push_back(make_data(rng, static_cast<int>(rng.range(1, 6)), rng.range(1, 20000)));
+    huf.push_back(1);
+  }
+  run_frames(srcs, huf, 65536, 0.3, 0.3, false);
+}
+
+TEST(ZstdEncoder, HuffmanMode64KiBBlocks) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int kind : {2, 3, 0}) {
+    srcs.push_back(make_data(rng, kind, 65536));
+    huf.push_back(1);
+  }
+  run_frames(srcs, huf, 65536, 0.0, 0.1, true);
+}
+
+TEST(ZstdEncoder, MultiBlockFrames) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int t = 0; t < 4; ++t) {
+    srcs.push_back(make_data(rng, 2 + t % 2, rng.range(40000, 150000)));
+    huf.push_back(1);
+  }
+  run_frames(srcs, huf, 32768, 0.1, 0.1, true);
+}
+
+TEST(ZstdEncoder, SequencesModeEveryKindAndSize) {
+  Rng rng;
+  const size_t sizes[] = {1, 2, 12, 13, 16, 17, 31, 32, 100, 255, 256, 4095, 4096, 4097, 20000};
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int kind = 0; kind < 9; ++kind)
+    for (size_t n : sizes) {
+      srcs.push_back(make_data(rng, kind, n));
+      huf.push_back(0);
+    }
+  run_frames(srcs, huf, 65536, 0.0, 0.0, true);
+}
+
+TEST(ZstdEncoder, MixedModesGapsBackpressure64KiB) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int t = 0; t < 24; ++t) {
+    const size_t n = t % 8 == 0 ? 65536 : rng.range(1, 12000);
+    srcs.push_back(make_data(rng, static_cast<int>(rng.range(0, 8)), n));
+    huf.push_back(static_cast<int>(rng.range(0, 1)));
+  }
+  run_frames(srcs, huf, 65536, 0.3, 0.3, true);
+}
+
+// Multi-block frames in sequences mode: the repeat-offset history runs on across blocks.
+TEST(ZstdEncoder, SequencesModeMultiBlockFrames) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  for (int t = 0; t < 5; ++t) {
+    srcs.push_back(make_data(rng, 4 + t % 4, rng.range(20000, 140000)));
+    huf.push_back(0);
+  }
+  run_frames(srcs, huf, 16384, 0.1, 0.1, true);
+}
+
+// The worst cases in both modes, each frame checked for its block kinds: incompressible and
+// all-equal 64 KiB blocks (RAW and RLE), one symbol repeated with one odd byte, and frames cut into
+// 1-byte blocks (every block RLE, the frame header before the first only).
+TEST(ZstdEncoder, WorstCases) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  for (int kind : {0, 1}) srcs.push_back(make_data(rng, kind, 65536));
+  std::vector<uint8_t> one(65536, 0x33);
+  one[40000] = 0x34;
+  srcs.push_back(one);
+  srcs.push_back(make_data(rng, 2, 300));  // cut into 1-byte blocks below
+  run_with_waves([&](const std::string& fst) {
+    ZstdEncEnv env(test_seed(), fst, 0.2, 0.2);
+    for (bool huf : {true, false})
+      for (size_t i = 0; i < srcs.size(); ++i)
+        ASSERT_TRUE(env.push_frame(srcs[i], huf, i == 3 ? 1 : 65536, "worst case " + std::to_string(i)));
+    ASSERT_TRUE(env.run(4000000));
+    EXPECT_TRUE(env.finish());
+    ASSERT_EQ(env.frames().size(), 2 * srcs.size());
+    for (size_t f = 0; f < env.frames().size(); ++f) {
+      const ZeFrame& fr = env.frames()[f];
+      const size_t i = f % srcs.size();
+      std::vector<uint8_t> d;
+      std::string err;
+      EXPECT_TRUE(libzstd_decompress(fr.bytes, srcs[i].size(), &d, &err)) << "frame " << f << ": " << err;
+      EXPECT_EQ(d, srcs[i]) << "frame " << f;
+      ASSERT_EQ(fr.kinds.size(), i == 3 ? 300u : 1u) << "frame " << f;
+      const auto kind_is = [&](ZstdHwKind k) { return fr.kinds[0] == static_cast<uint8_t>(k); };
+      if (i == 0) {
+        EXPECT_TRUE(kind_is(ZstdHwKind::kRaw)) << "incompressible, frame " << f;
+      } else if (i == 1) {
+        EXPECT_TRUE(kind_is(ZstdHwKind::kRle)) << "all equal, frame " << f;
+        EXPECT_EQ(fr.bytes.size(), 7u + 3u + 1u) << "all equal, frame " << f;
+      } else if (i == 2) {
+        EXPECT_LT(fr.bytes.size(), f < srcs.size() ? 65536u / 8 + 200 : 64u) << "one symbol, frame " << f;
+      } else {
+        for (uint8_t k : fr.kinds) EXPECT_EQ(k, static_cast<uint8_t>(ZstdHwKind::kRle)) << "1-byte blocks, frame " << f;
+      }
+    }
+  });
+}
+
+// Real EXPBYTE planes: stories260K and GPT-2 layer 1 (BF16 by RNE), 32 KiB (the default chunk of
+// 32768 elements); every block is the spec 4.3 Huffman frame of the golden writer; the rate is the
+// input bytes per cycle over the whole run, back to back.
+TEST(ZstdEncoder, RealExpbytePlanesRate) {
+  std::vector<Bf16Tensor> ts, g;
+  std::string why;
+  if (!load_stories260k_bf16(&ts, &why) || !load_gpt2_attention_bf16(1, &g, &why)) GTEST_SKIP() << why;
+  ts.insert(ts.end(), g.begin(), g.end());
+  std::vector<std::vector<uint8_t>> planes;
+  for (const Bf16Tensor& t : ts)
+    for (uint64_t c = 0; c < t.elements(); c += 32768) {
+      const uint64_t n = std::min<uint64_t>(32768, t.elements() - c);
+      std::vector<uint8_t> e(n);
+      for (uint64_t i = 0; i < n; ++i) e[i] = static_cast<uint8_t>((t.bytes[2 * (c + i)] >> 7) | (t.bytes[2 * (c + i) + 1] << 1));
+      bool eq = std::all_of(e.begin(), e.end(), [&](uint8_t b) { return b == e[0]; });
+      if (!eq) planes.push_back(std::move(e));
+    }
+  ASSERT_FALSE(planes.empty());
+  run_with_waves([&](const std::string& fst) {
+    ZstdEncEnv env(test_seed(), fst, 0.0, 0.0);
+    uint64_t raw = 0, comp = 0;
+    for (size_t i = 0; i < planes.size(); ++i) {
+      ASSERT_TRUE(env.push_frame(planes[i], true, planes[i].size(), "expbyte plane " + std::to_string(i)));
+      raw += planes[i].size();
+    }
+    ASSERT_TRUE(env.run(40 * raw + 100000));
+    EXPECT_TRUE(env.finish());
+    size_t huffman = 0, big = 0;
+    uint64_t big_raw = 0;
+    for (size_t i = 0; i < env.frames().size(); ++i) {
+      const ZeFrame& f = env.frames()[i];
+      std::vector<uint8_t> ref;
+      if (write_huffman_frame(planes[i].data(), planes[i].size(), ref)) {
+        EXPECT_EQ(f.bytes, ref) << "plane " << i;
+        ++huffman;
+      }
+      comp += f.bytes.size();
+      if (planes[i].size() == 32768) {
+        ++big;
+        big_raw += 32768;
+      }
+    }
+    const ZeFrame& first = env.frames().front();
+    const ZeFrame& last = env.frames().back();
+    const double rate = static_cast<double>(raw) / static_cast<double>(last.out_last - first.in_first + 1);
+    std::printf("zstd_encoder Huffman mode: %zu real EXPBYTE planes (%zu of 32 KiB), %zu Huffman frames, ratio "
+                "%.4f, %.2f input B/cycle back to back\n",
+                planes.size(), big, huffman, static_cast<double>(raw) / static_cast<double>(comp), rate);
+    EXPECT_EQ(huffman, planes.size());
+    EXPECT_GE(rate, 8.0);
+  });
+}
+
+// Real exponent and mantissa bit-planes (4 KiB, chunk 32768) in sequences mode: the rate back to
+// back and the ratio against libzstd levels 1 and 3 and the hardware LZ4 (blocks that do not shrink
+// count as raw).
+TEST(ZstdEncoder, RealBitPlanesRate) {
+  std::vector<Bf16Tensor> ts, g;
+  std::string why;
+  if (!load_stories260k_bf16(&ts, &why) || !load_gpt2_attention_bf16(1, &g, &why)) GTEST_SKIP() << why;
+  ts.insert(ts.end(), g.begin(), g.end());
+  std::vector<std::vector<uint8_t>> planes;
+  for (const Bf16Tensor& t : ts)
+    for (uint64_t c = 0; c + 32768 <= t.elements(); c += 32768)
+      for (int b = 0; b < 15; ++b) {
+        std::vector<uint8_t> v(4096, 0);
+        for (uint64_t i = 0; i < 32768; ++i) {
+          const uint16_t w = static_cast<uint16_t>(t.bytes[2 * (c + i)] | (t.bytes[2 * (c + i) + 1] << 8));
+          v[i / 8] = static_cast<uint8_t>(v[i / 8] | (((w >> b) & 1) << (i % 8)));
+        }
+        if (!std::all_of(v.begin(), v.end(), [&](uint8_t x) { return x == v[0]; })) planes.push_back(std::move(v));
+      }
+  ASSERT_FALSE(planes.empty());
+  run_with_waves([&](const std::string& fst) {
+    ZstdEncEnv env(test_seed(), fst, 0.0, 0.0);
+    uint64_t raw = 0, hw = 0, l1 = 0, l3 = 0;
+    for (size_t i = 0; i < planes.size(); ++i) {
+      ASSERT_TRUE(env.push_frame(planes[i], false, 4096, "bit-plane " + std::to_string(i)));
+      raw += 4096;
+      l1 += std::min<size_t>(4096, zstd_level(planes[i], 1));
+      l3 += std::min<size_t>(4096, zstd_level(planes[i], 3));
+    }
+    ASSERT_TRUE(env.run(40 * raw + 100000));
+    EXPECT_TRUE(env.finish());
+    for (const ZeFrame& f : env.frames()) hw += std::min<size_t>(4096, f.bytes.size());
+    const double rate = static_cast<double>(raw) /
+                        static_cast<double>(env.frames().back().out_last - env.frames().front().in_first + 1);
+    std::printf("zstd_encoder sequences mode: %zu real bit-planes of 4 KiB, ratio %.4f (libzstd -1 %.4f, -3 %.4f), "
+                "%.2f input B/cycle back to back\n",
+                planes.size(), static_cast<double>(raw) / static_cast<double>(hw),
+                static_cast<double>(raw) / static_cast<double>(l1), static_cast<double>(raw) / static_cast<double>(l3),
+                rate);
+    EXPECT_GE(rate, 4.0);
+  });
+}
+
+}  // namespace
+}  // namespace ndp::tb

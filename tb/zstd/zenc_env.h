@@ -1,0 +1,83 @@
+// Verification environment of the Zstandard encoder (rtl/zstd/zstd_encoder): a stream driver with a
+// random valid-gap knob feeding 16-byte input beats (one packet per block, the job's fields held),
+// a sink with random backpressure, stream monitors on both sides, and a scoreboard fed by the
+// golden model (ndp::zstd_hw_frame): every frame is compared byte for byte, and each block's kind
+// with the model's. Shared by test_zstd_encoder.cc and the ndp-rtl engine zstd-encode.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vzstd_encoder.h"
+#include "ndp/zstd_hw_model.h"
+#include "tb_report.h"
+#include "tb_rng.h"
+#include "tb_scoreboard.h"
+#include "tb_sim.h"
+#include "tb_stream.h"
+
+namespace ndp::tb {
+
+struct ZeIn {
+  std::array<uint8_t, 16> data{};
+  uint8_t cnt = 0;
+  bool last = false, huf = false, first = false, lastblk = false;
+  uint32_t size = 0, total = 0;
+  bool operator==(const ZeIn& o) const {
+    return data == o.data && cnt == o.cnt && last == o.last && huf == o.huf && first == o.first &&
+           lastblk == o.lastblk && size == o.size && total == o.total;
+  }
+};
+struct ZeOut {
+  std::array<uint8_t, 32> data{};
+  uint8_t cnt = 0, kind = 0;
+  bool last = false;
+  bool operator==(const ZeOut& o) const { return data == o.data && cnt == o.cnt && last == o.last; }
+};
+
+struct ZeFrame {
+  std::vector<uint8_t> bytes;        // the RTL's frame
+  std::vector<ZstdHwBlockInfo> model;  // the model's blocks
+  std::vector<uint8_t> kinds;        // the RTL's block kinds
+  uint64_t raw = 0;                  // content bytes
+  uint64_t in_first = 0, in_last = 0, out_last = 0;  // cycles
+  bool done = false;
+};
+
+class ZstdEncEnv {
+ public:
+  ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double backpressure);
+  ~ZstdEncEnv();
+
+  // Queue the frame of src cut into blocks of block_bytes (Huffman mode when huf); its golden frame
+  // goes on the scoreboard. False (with a failure) when the model rejects the arguments.
+  bool push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label);
+  // Run until every queued frame came out (false on timeout, reported).
+  bool run(uint64_t max_cycles);
+  bool finish();  // scoreboard verdict and the block kinds
+  const std::vector<ZeFrame>& frames() const { return frames_; }
+  Dut<Vzstd_encoder>& dut() { return dut_; }
+  uint64_t input_stalls() const { return drv_->stalls(); }
+
+ private:
+  void on_out(const ZeOut& b);
+
+  Rng rng_;
+  Dut<Vzstd_encoder> dut_;
+  std::unique_ptr<StreamDriver<ZeIn>> drv_;
+  std::unique_ptr<StreamSink<ZeOut>> sink_;
+  std::unique_ptr<StreamMonitor<ZeIn>> mon_in_;
+  std::unique_ptr<StreamMonitor<ZeOut>> mon_out_;
+  std::unique_ptr<PacketSpans> spans_;
+  ByteScoreboard sb_{"zstd_encoder"};
+  std::vector<ZeFrame> frames_;
+  std::deque<std::pair<size_t, bool>> jobs_;  // queued jobs: frame index, last block of the frame
+  size_t jobs_pushed_ = 0, jobs_done_ = 0;
+  bool kinds_ok_ = true;
+};
+
+}  // namespace ndp::tb
