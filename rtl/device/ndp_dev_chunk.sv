@@ -240,6 +240,11 @@ module ndp_dev_chunk #(
   end
   assign blk_done    = dn_any;
   assign blk_set     = lane_set_q[dn_lane];
+  // a named wire: Yosys 0.23 rejects a member select on arr[var]; only .expbyte is read
+  /* verilator lint_off UNUSEDSIGNAL */
+  ndp_dev_pkg::job_t blk_job;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign blk_job     = sjob_q[blk_set];
   assign cnt_block_o = dn_any;
 
   logic [Sets-1:0] be_valid_q;
@@ -272,7 +277,7 @@ module ndp_dev_chunk #(
     if (dn_err_new) begin
       be_slot_q[blk_set]  <= lane_slot_q[dn_lane];
       be_code_q[blk_set]  <= dn_code;
-      be_plane_q[blk_set] <= ndp_dev_pkg::plane_of(sjob_q[blk_set].expbyte, lane_slot_q[dn_lane]);
+      be_plane_q[blk_set] <= ndp_dev_pkg::plane_of(blk_job.expbyte, lane_slot_q[dn_lane]);
       be_addr_q[blk_set]  <= lane_start_q[dn_lane];
     end
   end
