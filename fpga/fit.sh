@@ -4,13 +4,20 @@
 # synthesised; RAMs inferred as block RAM / UltraRAM / M10K where Yosys can).
 # The hierarchy is kept (no -flatten) so the N identical lanes are synthesised once and counted N
 # times by `stat`; the figures are therefore slightly pessimistic (no cross-boundary optimisation).
-# usage: fpga/fit.sh LANES FAMILY OUTDIR   FAMILY: xcup (UltraScale+), xc7, or intel_alm_cyclonev
+# usage: fpga/fit.sh LANES FAMILY OUTDIR [all|ctrl|lane]
+#   FAMILY: xcup (UltraScale+), xc7, or intel_alm_cyclonev
+#   all  (default) the whole device
+#   ctrl the device with its decode engines (codec_lane_dec) black-boxed: controller, lane wrappers,
+#        staging, assembler, chunk buffers
+#   lane one codec_lane_dec as ndp_dev_lane instantiates it (LZ4 + ZSTD + XXH32 + header/RAW/CONST);
+#        LANES is ignored. The whole device at N lanes is ctrl(N) + N x lane.
 # Writes OUTDIR/fit.ys, fit.log, fit.stat (per module and hierarchy totals) and fit.env.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lanes=${1:?usage: fpga/fit.sh LANES FAMILY OUTDIR}
 family=${2:?usage: fpga/fit.sh LANES FAMILY OUTDIR}
 out=${3:?usage: fpga/fit.sh LANES FAMILY OUTDIR}
+mode=${4:-all}
 TOP="" SOURCES="" PARAMS=""
 # shellcheck disable=SC1091
 source synth/blocks/ndp_device.cfg
@@ -18,6 +25,14 @@ source synth/blocks/ndp_device.cfg
 # S = 4 staging sets up to 4 lanes and 6 from 8 lanes, C = S + 2, as tb/device/models.cmake
 sets=4; [ "$lanes" -ge 8 ] && sets=6
 PARAMS="Lanes=$lanes MaxTensors=64 MaxChunkElems=32768 DramAw=34 Bufs=$((sets + 2)) Sets=$sets MaxPrefetch=$sets AsmLanes=32"
+SOURCES=$(echo $SOURCES)
+case $mode in
+  all) ;;
+  ctrl) SOURCES=${SOURCES/rtl\/lane\/codec_lane_dec.sv/synth\/stubs\/codec_lane_dec.sv} ;;
+  lane) TOP=codec_lane_dec; PARAMS="Bytes=32"
+        SOURCES=$(for f in $SOURCES; do case $f in rtl/device/* | rtl/bitplane/*) ;; *) echo "$f" ;; esac; done) ;;
+  *) echo "fit: unknown mode $mode" >&2; exit 1 ;;
+esac
 SOURCES=$(echo $SOURCES)
 mkdir -p "$out"
 # shellcheck source=synth/yosys_read.sh
@@ -40,7 +55,7 @@ tot() {
                   END {print s + 0}' "$out/fit.stat"
 }
 {
-  echo "LANES=$lanes FAMILY=$family SECONDS=$(( $(date +%s) - start ))"
+  echo "LANES=$lanes FAMILY=$family MODE=$mode SECONDS=$(( $(date +%s) - start ))"
   echo "LUTS=$(tot 'LUT[1-6]') LUTRAM=$(tot 'RAM(32|64|128|256)[A-Z0-9]*') SRL=$(tot 'SRL(16|C32)E')"
   echo "FFS=$(tot 'FD[A-Z]*') CARRY=$(tot 'CARRY(4|8)') MUXF=$(tot 'MUXF[78]')"
   echo "BRAM36=$(tot 'RAMB36E[12]') BRAM18=$(tot 'RAMB18E[12]') URAM=$(tot 'URAM288') DSP=$(tot 'DSP48E[12]')"
