@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Open-flow FPGA fit estimate of the whole device: Yosys synth_xilinx (or synth_intel_alm) of
 # ndp_device at N lanes on the real RTL (no black boxes: the codec engines and every RAM are
-# synthesised; RAMs inferred as block RAM / UltraRAM / M10K where Yosys can).
+# synthesised; RAMs inferred as block RAM or LUT RAM, M10K/MLAB for synth_intel_alm).
 # The hierarchy is kept (no -flatten) so the N identical lanes are synthesised once and counted N
 # times by `stat`; the figures are therefore slightly pessimistic (no cross-boundary optimisation).
 # usage: fpga/fit.sh LANES FAMILY OUTDIR [all|ctrl|lane]
