@@ -5,6 +5,11 @@
 // Cycle protocol of tick(): the model settles with clk low, every component samples its handshake
 // (valid && ready as seen before the edge), the rising edge is evaluated, then every component
 // drives its next inputs. Components therefore never see a combinational loop through the C++ side.
+//
+// Multi-clock tops (fpga/): add_clock() registers further clock inputs. A clock with a half period
+// toggles on its own time line (clk_i's half period is kHalf units), evaluated between clk_i's
+// edges while the components' inputs stay put; a clock with half period 0 follows clk_i. The
+// components (and cycle()) stay on clk_i.
 #pragma once
 
 #include <verilated.h>
@@ -61,6 +66,14 @@ class Dut {
   Dut(const Dut&) = delete;
   Dut& operator=(const Dut&) = delete;
 
+  // Time units of clk_i's half period (add_clock).
+  static constexpr uint64_t kHalf = 8;
+  // A further clock input of the model: toggles every `half` units (0: the same edges as clk_i).
+  void add_clock(CData* sig, uint64_t half) {
+    *sig = 0;
+    clocks_.push_back({sig, half, now_ + half});
+  }
+
   Model* operator->() { return m_.get(); }
   Model& model() { return *m_; }
   uint64_t cycle() const { return cycle_; }
@@ -72,6 +85,21 @@ class Dut {
     for (Component* c : comps_) c->on_reset();
     m_->rst_ni = 0;
     m_->eval();
+    if (!clocks_.empty() && !powered_) {
+      // Multi-clock tops reset each domain through a synchroniser whose flops start at random
+      // values: one that starts low gives its domain no reset edge, and the domain's flops keep
+      // their random state until a clock edge. Clock every domain twice under reset before the
+      // components look at any output (a simulation artifact: in silicon the reset is a level).
+      for (int i = 0; i < 2; ++i) {
+        set_clk(0);
+        m_->eval();
+        other_edges();
+        set_clk(1);
+        m_->eval();
+        other_edges();
+      }
+      powered_ = true;
+    }
     for (int i = 0; i < cycles; ++i) tick();
     m_->rst_ni = 1;
     m_->eval();
@@ -80,16 +108,18 @@ class Dut {
   // One clock cycle. Returns false (after recording a test failure) once an RTL assertion fired.
   bool tick() {
     Verilated::threadContextp(ctx_.get());  // this model's assertion errors go to its own context
-    m_->clk_i = 0;
+    set_clk(0);
     m_->eval();
+    other_edges();
     for (Component* c : comps_) c->sample();
     dump();
-    m_->clk_i = 1;
+    set_clk(1);
     m_->eval();
     ++cycle_;
     dump();
     for (Component* c : comps_) c->drive();
     m_->eval();
+    other_edges();
     if (ctx_->gotError() && !reported_) {
       reported_ = true;
       fail("RTL assertion failed at cycle " + std::to_string(cycle_));
@@ -110,6 +140,34 @@ class Dut {
   }
 
  private:
+  struct Clock {
+    CData* sig;
+    uint64_t half, next;  // half period (0: follows clk_i), time of the next edge
+  };
+  void set_clk(CData v) {
+    m_->clk_i = v;
+    for (Clock& c : clocks_)
+      if (c.half == 0) *c.sig = v;
+  }
+  // The edges of the timed clocks within the next half period of clk_i (an edge due exactly at
+  // clk_i's next edge comes after it, in the next call).
+  void other_edges() {
+    const uint64_t end = now_ + kHalf;
+    for (;;) {
+      uint64_t t = end;
+      for (const Clock& c : clocks_)
+        if (c.half && c.next < t) t = c.next;
+      if (t == end) break;
+      for (Clock& c : clocks_)
+        if (c.half && c.next == t) {
+          *c.sig ^= 1;
+          c.next += c.half;
+        }
+      m_->eval();
+      dump();
+    }
+    now_ = end;
+  }
   void dump() {
     if (fst_) fst_->dump(static_cast<uint64_t>(ctx_->time()));
     ctx_->timeInc(1);
@@ -118,6 +176,9 @@ class Dut {
   std::unique_ptr<Model> m_;
   std::unique_ptr<VerilatedFstC> fst_;
   std::vector<Component*> comps_;
+  std::vector<Clock> clocks_;
+  bool powered_ = false;  // the power-on clocking of reset() was done
+  uint64_t now_ = 0;  // bench time in units of kHalf per half period of clk_i
   uint64_t cycle_ = 0;
   bool reported_ = false;
 };

@@ -28,6 +28,9 @@ struct DevKnobs {
   unsigned dram_jitter = 8;
   bool ddr5 = false;            // time the DRAM port with the DDR5-4800 model instead of latency+jitter
   uint64_t clock_ps = 1000;     // device clock period for the DDR5 model
+  // Multi-clock tops (fpga/rtl/ndp_fpga_top): the core clock's half period in units of
+  // Dut::kHalf (8 = clk_i's half period; 0 = the same period, on its own time line).
+  unsigned core_half = 0;
 };
 
 // One read burst's answer.
@@ -60,6 +63,11 @@ class DeviceEnv : public ndp::dev::HostPort {
   static constexpr unsigned kAsmLanes = 32;  // ndp_device's AsmLanes default, which models.cmake keeps
   // lanes selects the model (a build holds the lane counts of NDP_DEVICE_LANES; tests use 4).
   DeviceEnv(uint64_t seed, const DevKnobs& k, unsigned lanes = 4);
+  // The bench state and model driver (device_bfm.h).
+  struct Impl;
+  // Another top with ndp_device's ports (tb/fpga): make builds its BfmT<Model>.
+  using MakeImpl = std::function<std::unique_ptr<Impl>(DeviceEnv&, uint64_t seed, const DevKnobs&)>;
+  DeviceEnv(uint64_t seed, const DevKnobs& k, const MakeImpl& make);
   static bool has_lanes(unsigned lanes);
   ~DeviceEnv() override;
 
@@ -101,7 +109,6 @@ class DeviceEnv : public ndp::dev::HostPort {
   uint64_t watchdog = 2000000;
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
   std::vector<ReadResult> reads_;
   std::vector<WriteJob> writes_;
