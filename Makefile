@@ -2,7 +2,7 @@
 BUILD      ?= build
 JOBS       ?= $(shell nproc)
 NDP_WERROR ?= OFF
-NDP_ASAN_TEST ?= 0
+NDP_ASAN_TEST ?= 1
 CMAKE_ARGS ?=
 MODEL      ?=
 NDP        := $(BUILD)/sw/cli/ndp
@@ -30,7 +30,7 @@ test: build
 	@if [ -f rtl/Makefile.inc ]; then $(MAKE) --no-print-directory lint formal; fi
 
 # The software tests again under ASan + UBSan (no RTL, no benchmarks, no QEMU guests): `make asan`,
-# and part of `make test` with NDP_ASAN_TEST=1 (off by default until a whole run is clean). Without -Werror: g++ 12 warns falsely (maybe-uninitialized
+# and part of `make test` (NDP_ASAN_TEST=0 skips it there). Without -Werror: g++ 12 warns falsely (maybe-uninitialized
 # inside std::regex and std::function) when the sanitizers are on.
 ASAN_BUILD ?= build-asan
 asan-test:

@@ -160,6 +160,17 @@ void set_device(FigureSet f, Inputs& in) {
   in["ndp.chunk_latency_cycles"] = {kRtlChunkCycles, "cycles", d + ": one cold 64 KiB chunk read, 11,142 cycles"};
 }
 
+namespace {
+// The member `key` of `o`, or null when `o` is no object or lacks it (nlohmann's const operator[]
+// on a missing key is undefined behaviour: ASan caught it on a truncated analyze-kv JSON).
+const json& member(const json& o, const char* key) {
+  static const json kNull;
+  if (!o.is_object()) return kNull;
+  const auto it = o.find(key);
+  return it == o.end() ? kNull : *it;
+}
+}  // namespace
+
 Status set_weights_from_analyze_json(const std::string& text, const std::string& origin,
                                      const std::vector<std::string>& modes, int guard, Inputs& in) {
   json j = json::parse(text, nullptr, false);
@@ -168,11 +179,11 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
     j = json::parse(nl == std::string::npos ? text : text.substr(nl + 1), nullptr, false);
   }
   if (j.is_discarded() || !j.is_object()) return Status::Error(origin + ": not the JSON of ndp analyze --json");
-  const json* t = j.contains("total") ? &j["total"] : nullptr;
-  if (!t || !t->is_object() || !(*t)["bytes"].is_number() || !(*t)["stored_bytes"].is_number() ||
-      !(*t)["regions"].is_array())
+  const json& t = member(j, "total");
+  const json &bytes = member(t, "bytes"), &stored_bytes = member(t, "stored_bytes"), &regions = member(t, "regions");
+  if (!bytes.is_number() || !stored_bytes.is_number() || !regions.is_array())
     return Status::Error(origin + ": total.bytes, total.stored_bytes or total.regions missing");
-  const double raw = (*t)["bytes"].get<double>(), stored = (*t)["stored_bytes"].get<double>();
+  const double raw = bytes.get<double>(), stored = stored_bytes.get<double>();
   if (!(raw > 0) || !(stored > 0))
     return Status::Error(origin + ": total.bytes and total.stored_bytes must be positive");
   const std::string src = origin + " (ndp analyze --json of " + j.value("path", std::string("?")) + ")";
@@ -181,14 +192,14 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
     NDP_RETURN_IF_ERROR(check_mode(m));
     const std::string region = mode_fetch_region(m);
     const int g = fetch_region(m, guard).guard;
-    auto row = std::find_if((*t)["regions"].begin(), (*t)["regions"].end(), [&](const json& r) {
+    auto row = std::find_if(regions.begin(), regions.end(), [&](const json& r) {
       return r.is_object() && r.value("region", std::string()) == region && r.value("guard", -1) == g;
     });
-    if (row == (*t)["regions"].end() || !(*row)["dram_bytes"].is_number())
+    if (row == regions.end() || !member(*row, "dram_bytes").is_number())
       return Status::Error(origin + ": no total.regions row for " + region + " g=" + std::to_string(g));
     set_link_bits(m, in);
     in["mode." + m + ".dram_fraction"] = {
-        (*row)["dram_bytes"].get<double>() / raw, "of BF16 bytes",
+        member(*row, "dram_bytes").get<double>() / raw, "of BF16 bytes",
         src + ": regions[" + region + " g=" + std::to_string(g) + "].dram_bytes / total.bytes"};
   }
   return Status::Ok();
@@ -197,17 +208,18 @@ Status set_weights_from_analyze_json(const std::string& text, const std::string&
 Status set_kv_from_analyze_kv_json(const std::string& text, const std::string& origin, Inputs& in) {
   const json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Status::Error(origin + ": not the JSON of ndp analyze-kv --json");
-  const json& t = j.contains("total") ? j["total"] : json();
-  if (!t.is_object() || !t["raw_bytes"].is_number() || !t["stored_bytes"].is_object() ||
-      !t["stored_bytes"]["device"].is_number())
+  const json& t = member(j, "total");
+  const json &raw_bytes = member(t, "raw_bytes"), &device = member(member(t, "stored_bytes"), "device");
+  if (!raw_bytes.is_number() || !device.is_number())
     return Status::Error(origin + ": total.raw_bytes or total.stored_bytes.device missing");
-  const double raw = t["raw_bytes"].get<double>(), stored = t["stored_bytes"]["device"].get<double>();
+  const double raw = raw_bytes.get<double>(), stored = device.get<double>();
   if (!(raw > 0) || !(stored > 0)) return Status::Error(origin + ": KV byte counts must be positive");
   std::string what = "ndp analyze-kv --json";
-  if (j.contains("trace") && j["trace"].is_object()) what += " of " + j["trace"].value("model", std::string("?"));
-  if (j.contains("options") && j["options"].is_object())
-    what += ", window " + std::to_string(j["options"].value("window", 0)) + " tokens x " +
-            std::to_string(j["options"].value("heads_per_window", 0)) + " heads";
+  const json &trace = member(j, "trace"), &options = member(j, "options");
+  if (trace.is_object()) what += " of " + trace.value("model", std::string("?"));
+  if (options.is_object())
+    what += ", window " + std::to_string(options.value("window", 0)) + " tokens x " +
+            std::to_string(options.value("heads_per_window", 0)) + " heads";
   in["ratio.kv"] = {raw / stored, "raw/stored",
                     origin + " (" + what + "): total.raw_bytes / total.stored_bytes.device"};
   return Status::Ok();
