@@ -12,7 +12,8 @@
 # Per block (synth/blocks/BLOCK.cfg sets TOP, SOURCES, PARAMS "Name=value ...", PERIOD_PS,
 # BLACKBOX "module ...", DESC, optional SYNTH_ARGS for `synth`, e.g. "-noshare" where Yosys' SAT-based
 # resource sharing runs out of memory): an elaboration pass counts the RAM bits of the real RTL; the ASIC
-# pass replaces each BLACKBOX module by synth/stubs/<module>.sv (no SRAM macros in these libraries),
+# pass replaces each BLACKBOX module by synth/stubs/<module>.sv (no SRAM macros in these libraries), or,
+# for a module without one (a sub-block with its own row), by its RTL header generated into SYNTH_OUT,
 # synthesises with Yosys (ASAP7 recipe of ../shared/pdk/asap7/README.md: merged library for abc, the
 # fixed SEQ library for dfflibmap, abc.constr; the ABC script synth/abc_asic.script adds fanout
 # buffering and gate sizing after mapping, without which 256-bit datapaths are dominated by
@@ -127,8 +128,14 @@ synth_block() {
     # sources only a black box's real body needs (listed in ASIC_SKIP) are read by the RAM-bit pass only
     [[ " $(echo $ASIC_SKIP) " == *" $s "* ]] && continue
     if [[ " $BLACKBOX " == *" $m "* ]]; then
-      [ -f "synth/stubs/$m.sv" ] || { echo "synth: BLACKBOX $m needs synth/stubs/$m.sv" >&2; return 1; }
-      srcs+=" synth/stubs/$m.sv"
+      if [ -f "synth/stubs/$m.sv" ]; then
+        srcs+=" synth/stubs/$m.sv"
+      else
+        # a block with its own row: its black box is its RTL header (parameters and ports) alone
+        { echo "(* blackbox *)"; awk '/^module /{p=1} p{print} p&&/^\);/{exit}' "$s"; echo "endmodule"; } > "$D/bb_$m.sv"
+        grep -q '^);' "$D/bb_$m.sv" || { echo "synth: no module header ending in ');' in $s" >&2; return 1; }
+        srcs+=" $D/bb_$m.sv"
+      fi
       bb+=" $m"
     else
       srcs+=" $s"
