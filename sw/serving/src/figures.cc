@@ -153,11 +153,12 @@ void set_device(FigureSet f, Inputs& in) {
   }
   const std::string d = "docs/results/device.md (ndp-rtl device, 8 lanes, GPT-2 attention image, region full)";
   in["ndp.elems_per_cycle"] = {kRtlHostBytesPerCycle / 2, "BF16 elements/cycle",
-                               d + ": 35.54 host B/cycle over the whole region = 17.77 BF16 elements/cycle"};
+                               d + ": " + fmt_num(kRtlHostBytesPerCycle) + " host B/cycle over the whole region = " +
+                                   fmt_num(kRtlHostBytesPerCycle / 2) + " BF16 elements/cycle"};
   in["ndp.clock_mhz"] = {kRtlClockMhz, "MHz",
                          "docs/results/synth.md: pre-layout ASAP7 Fmax of lz4_decoder, the slowest lane engine"};
   in["ndp.engines"] = {1, "", "rtl/device: one ndp_device (one chunk engine, 6 chunks in flight at 8 lanes)"};
-  in["ndp.chunk_latency_cycles"] = {kRtlChunkCycles, "cycles", d + ": one cold 64 KiB chunk read, 11,142 cycles"};
+  in["ndp.chunk_latency_cycles"] = {kRtlChunkCycles, "cycles", d + ": one cold 64 KiB chunk read, " + fmt_num(kRtlChunkCycles) + " cycles"};
 }
 
 namespace {
