@@ -17,6 +17,7 @@ module ndp_dev_csr #(
   parameter int unsigned Bufs          = 8,      // CAPS2: chunk buffers, staging sets, MaxPrefetch
   parameter int unsigned Sets          = 4,
   parameter int unsigned MaxPrefetch   = 6,
+  parameter int unsigned Track         = 64,     // CAPS2: read tracker entries
   localparam int unsigned TW = $clog2(MaxTensors)
 ) (
   input  logic                clk_i,
@@ -46,6 +47,7 @@ module ndp_dev_csr #(
   output logic                flush_o,          // one cycle: drop cached chunks
   output logic [MaxTensors-1:0] mapped_o,       // accepted descriptors
   output logic [7:0]          pf_depth_o,       // PREFETCH
+  output logic [7:0]          track_o,          // TRACK
   input  logic                decoding_i,       // STATUS bit 2: chunk decodes in flight
   // counters: one increment per bit per cycle (DRAM counters count 64-byte beats)
   input  logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc_i,
@@ -105,6 +107,17 @@ module ndp_dev_csr #(
     else if (pf_we) pf_q <= (32'(pf_wd) > MaxPrefetch) ? 8'(MaxPrefetch) : pf_wd;
   end
   assign pf_depth_o = pf_q;
+  // TRACK: bits 7..0, clamped to MaxTrack = Bufs - 2; resets to MaxTrack
+  localparam int unsigned MaxTrack = (Bufs < 2) ? 0 : Bufs - 2;
+  logic       tk_we;
+  logic [7:0] tk_wd, tk_q;
+  assign tk_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegTrack);
+  assign tk_wd = wr_data_i[(ndp_dev_pkg::RegTrack % 8) * 64 +: 8];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) tk_q <= 8'(MaxTrack);
+    else if (tk_we) tk_q <= (32'(tk_wd) > MaxTrack) ? 8'(MaxTrack) : tk_wd;
+  end
+  assign track_o = tk_q;
 
   assign clr_cnt = ctrl_we && ctrl_wd[1];
   assign clr_err = ctrl_we && ctrl_wd[2];
@@ -294,8 +307,10 @@ module ndp_dev_csr #(
     regs[ndp_dev_pkg::RegCtrl]      = {63'd0, enable_q};
     regs[ndp_dev_pkg::RegTensorCnt] = 64'(tcount_q);
     regs[ndp_dev_pkg::RegStatus]    = {rejected_q, 29'd0, decoding_i, err_valid_q, commit_busy_o};
-    regs[ndp_dev_pkg::RegCaps2]     = {40'd0, 8'(MaxPrefetch), 8'(Sets), 8'(Bufs)};
+    regs[ndp_dev_pkg::RegCaps2]     = {24'd0, 8'(MaxTrack), 8'((Track > 255) ? 255 : Track), 8'(MaxPrefetch),
+                                       8'(Sets), 8'(Bufs)};
     regs[ndp_dev_pkg::RegPrefetch]  = 64'(pf_q);
+    regs[ndp_dev_pkg::RegTrack]     = 64'(tk_q);
     regs[ndp_dev_pkg::RegErrCode]   = {err_q.tensor, err_q.slot, err_q.plane, err_q.code};
     regs[ndp_dev_pkg::RegErrChunk]  = err_q.chunk;
     regs[ndp_dev_pkg::RegErrAddr]   = err_q.addr;

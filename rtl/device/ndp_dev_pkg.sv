@@ -37,6 +37,7 @@ package ndp_dev_pkg;
   localparam int unsigned RegStatus     = 4;
   localparam int unsigned RegCaps2      = 5;
   localparam int unsigned RegPrefetch   = 6;
+  localparam int unsigned RegTrack      = 7;
   localparam int unsigned RegErrCode    = 8;
   localparam int unsigned RegErrChunk   = 9;
   localparam int unsigned RegErrAddr    = 10;

@@ -8,12 +8,17 @@
 // 7.6): when chunk k - 1 is buffered or the beat is the tensor's first line, each of chunks
 // k + 1 .. k + PREFETCH not buffered gets a victim entry and a prefetch job; the window runs on
 // into chunks 0, 1, ... of the next descriptor's tensor (its descriptor read into a second register). Jobs run in the chunk engine while beats are served; a beat
-// whose chunk is still decoding waits for it. Beats are answered in request order; a chunk whose
-// demand decode failed answers SLVERR, a failed prefetch is decoded again on demand in its entry.
+// whose chunk is still decoding waits for it, or, at the burst's first beat, parks the burst in the
+// read tracker (ndp_dev_track, spec 7.6 "Read tracker": TRACK > 0, another burst ready, at most
+// TRACK chunk-buffer entries held by parked bursts) and takes another one; a parked burst resumes
+// at its first beat once its entry's decode has ended. Bursts of one ID are answered in request
+// order, different IDs in the order their chunks arrive; a chunk whose demand decode failed answers
+// SLVERR, a failed prefetch is decoded again on demand in its entry.
 //
-/// Registers: the AR FIFO, the current burst, the cached descriptor and its chunk count, the
-/// current chunk, the tags (ndp_dev_tags), one pending-beat stage (the CSR and chunk-buffer RAMs
-/// answer the cycle after the request), and the 4-entry R FIFO (so RVALID/RDATA come from flops).
+/// Registers: the read tracker (ndp_dev_track), the current burst, the cached descriptor and its
+/// chunk count, the current chunk, the tags (ndp_dev_tags), one pending-beat stage (the CSR and
+/// chunk-buffer RAMs answer the cycle after the request), and the 4-entry R FIFO (so RVALID/RDATA
+/// come from flops).
 `include "ndp_assert.svh"
 
 module ndp_dev_rd #(
@@ -22,6 +27,7 @@ module ndp_dev_rd #(
   parameter int unsigned MaxChunkElems = 32768,
   parameter int unsigned Bufs          = 8,
   parameter int unsigned DramAw        = 30,
+  parameter int unsigned Track         = 64,   // read tracker entries (a power of two)
   localparam int unsigned TW       = $clog2(MaxTensors),
   localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64,
@@ -58,6 +64,7 @@ module ndp_dev_rd #(
   input  logic               commit_busy_i,
   input  logic               flush_i,
   input  logic [7:0]         pf_depth_i,    // PREFETCH (<= Bufs - 2)
+  input  logic [7:0]         track_i,       // TRACK (<= Bufs - 2): entries parked bursts may hold
   input  logic [MaxTensors-1:0] mapped_i,   // accepted descriptors
   output logic               decoding_o,    // a chunk decode is in flight (STATUS bit 2)
   // store-window reads to DRAM
@@ -87,28 +94,30 @@ module ndp_dev_rd #(
   output logic               cnt_hit_o
 );
   // ---------------------------------------------------------------------------------------------
-  // AR FIFO and the current burst
-  localparam int unsigned AW = IdW + 48 + 8 + 3 + 2;
-  logic          af_valid, af_ready;
-  logic [AW-1:0] af_out;
+  // Read tracker and the current burst
+  localparam int unsigned PW = 48 + 8 + 3 + 2;
+  logic          af_valid, af_ready, a_parked, a_fresh, park, burst_done;
+  logic [PW-1:0] a_pay;
   logic [IdW-1:0] a_id;
   logic [47:0]   a_addr;
   logic [7:0]    a_len;
   logic [2:0]    a_size;
   logic [1:0]    a_burst;
-  logic [3:0]    unused_ar_cnt;
+  logic [BW-1:0] a_buf;
   logic          unused_rf_ready;
-  fifo_sync #(.Width(AW), .Depth(8)) u_ar (
+  logic [Bufs-1:0] t_busy, pinned;
+  logic          fresh_q;
+  logic [BW-1:0] cur_buf_q;
+  ndp_dev_track #(.Track(Track), .IdW(IdW), .Bufs(Bufs)) u_track (
     .clk_i, .rst_ni,
-    .in_valid_i (ar_valid_i),
-    .in_ready_o (ar_ready_o),
-    .in_data_i  ({ar_id_i, ar_addr_i, ar_len_i, ar_size_i, ar_burst_i}),
-    .out_valid_o(af_valid),
-    .out_ready_i(af_ready),
-    .out_data_o (af_out),
-    .count_o    (unused_ar_cnt)
+    .ar_valid_i, .ar_ready_o, .ar_id_i, .ar_pay_i({ar_addr_i, ar_len_i, ar_size_i, ar_burst_i}),
+    .busy_i(t_busy),
+    .sel_valid_o(af_valid), .take_i(af_valid && af_ready), .sel_id_o(a_id), .sel_pay_o(a_pay),
+    .sel_parked_o(a_parked), .sel_buf_o(a_buf), .sel_fresh_o(a_fresh),
+    .park_i(park), .park_buf_i(cur_buf_q), .park_fresh_i(fresh_q), .done_i(burst_done),
+    .pinned_o(pinned)
   );
-  assign {a_id, a_addr, a_len, a_size, a_burst} = af_out;
+  assign {a_addr, a_len, a_size, a_burst} = a_pay;
   logic a_proto;
   assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
 
@@ -151,7 +160,6 @@ module ndp_dev_rd #(
   assign wnorm = (f == 5'd0) ? 7'd0 : {g, f};
 
   logic          cur_valid_q, cur_poison_q;
-  logic [BW-1:0] cur_buf_q;
   logic [39:0]   cur_k_q;
   logic [42:0]   cur_x0_q, cur_x1_q;
   logic          in_cur;
@@ -161,7 +169,7 @@ module ndp_dev_rd #(
   logic [7:0]      pf_j_q;          // prefetch step: chunk loc_k + pf_j
   logic            tag_hit, victim_busy, tag_touch, tag_alloc, tag_redo;
   logic [BW-1:0]   tag_buf, victim;
-  logic [Bufs-1:0] t_valid, t_busy, t_err, t_pf;
+  logic [Bufs-1:0] t_valid, t_err, t_pf;
   logic [6:0]      cur_w;
   logic [TW-1:0]   cur_t;
   // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it: pf_off)
@@ -183,7 +191,8 @@ module ndp_dev_rd #(
   ndp_dev_tags #(.Bufs(Bufs), .TW(TW)) u_tags (
     .clk_i, .rst_ni,
     .key_w_i(wnorm), .key_t_i(key_t), .key_k_i(key_k), .hit_o(tag_hit), .hit_idx_o(tag_buf),
-    .excl_i(st_q == RdPf || st_q == RdPfNext), .excl_idx_i(cur_buf_q), .victim_o(victim), .victim_busy_o(victim_busy),
+    .pin_i(pinned), .excl_i(st_q == RdPf || st_q == RdPfNext), .excl_idx_i(cur_buf_q), .victim_o(victim),
+    .victim_busy_o(victim_busy),
     .touch_i(tag_touch), .touch_idx_i(tag_buf),
     .alloc_i(tag_alloc), .alloc_pf_i(st_q == RdPf || st_q == RdPfNext),
     .redo_i(tag_redo), .redo_idx_i(cur_buf_q),
@@ -322,16 +331,22 @@ module ndp_dev_rd #(
   assign sr_ar_len_o   = 8'(store_in - 9'd1);
 
   // job: the looked-up chunk (demand) or chunk loc_k + pf_j (prefetch)
-  logic        tag_miss_go, pf_end, pf_eot, pf_go, nx_end, nx_go, nx_last;
+  logic        tag_miss_go, pf_end, pf_eot, pf_go, nx_end, nx_go, nx_last, pf_skip;
+  logic        resume_q, first_q;
+  logic [BW-1:0] resume_buf_q;
   logic [39:0] pf_k;
   assign pf_k        = loc_k_q + 40'(pf_j_q);
-  assign tag_miss_go = st_q == RdTag && !tag_hit && !victim_busy && job_ready_i;
+  assign tag_miss_go = st_q == RdTag && !resume_q && !tag_hit && !victim_busy && job_ready_i;
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_k > d_lastk_q);
   assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_k > d_lastk_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
   assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || pf_off_q >= nd_q.elems);
   assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
   assign nx_last     = pf_off_q + 40'(nd_q.chunk_elems) >= nd_q.elems;
+  // with entries pinned by parked bursts, the prefetch step ends at a victim still decoding
+  // instead of waiting for it (a parked burst may be waiting on that decode's set)
+  assign pf_skip     = ((st_q == RdPf && !pf_end) || (st_q == RdPfNext && !nx_end)) && !tag_hit && victim_busy
+                    && pinned != '0;
   assign tag_alloc   = tag_miss_go || pf_go || nx_go;
   // the beat's entry holds a failed prefetch: decode it again on demand in place (spec 7.6)
   assign tag_redo    = st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && t_err[cur_buf_q]
@@ -391,8 +406,20 @@ module ndp_dev_rd #(
   assign burst_end = issue && beat_last;
   assign af_ready  = st_q == RdIdle && !commit_busy_i;
 
-  logic sr_fire, fresh_q;
+  logic sr_fire;
   assign sr_fire = sr_r_valid_i && sr_r_ready_o;
+  // Park the burst at its first beat while its chunk decodes, when another burst is ready and the
+  // entries held by parked bursts (this one's included) stay within TRACK.
+  logic [Bufs-1:0] pin_next;
+  logic [7:0]      pin_cnt;
+  always_comb begin
+    pin_next = pinned;
+    pin_next[cur_buf_q] = 1'b1;
+    pin_cnt = '0;
+    for (int unsigned b = 0; b < Bufs; b++) pin_cnt = pin_cnt + 8'(pin_next[b]);
+  end
+  assign park = st_q == RdWait && first_q && t_busy[cur_buf_q] && af_valid && pin_cnt <= track_i;
+  assign burst_done = burst_end || (st_q == RdStoreData && sr_fire && store_n_q == 9'd1 && left_q == 9'd1);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q        <= RdIdle;
@@ -405,9 +432,15 @@ module ndp_dev_rd #(
       line_q      <= '0;
       store_n_q   <= '0;
       fresh_q     <= 1'b0;
+      resume_q    <= 1'b0;
+      first_q     <= 1'b0;
     end else begin
       p_valid_q <= issue;
       if (issue) fresh_q <= 1'b0;
+      if (issue || sr_fire) begin
+        first_q  <= 1'b0;
+        resume_q <= 1'b0;
+      end
       if (issue || sr_fire) begin
         line_q <= line_q + 42'd1;
         left_q <= left_q - 9'd1;
@@ -415,8 +448,11 @@ module ndp_dev_rd #(
       if (sr_fire) store_n_q <= store_n_q - 9'd1;
       unique case (st_q)
         RdIdle: if (af_valid && af_ready) begin
-          line_q <= a_addr[47:6];
-          left_q <= 9'(a_len) + 9'd1;
+          line_q   <= a_addr[47:6];
+          left_q   <= 9'(a_len) + 9'd1;
+          first_q  <= 1'b1;
+          resume_q <= a_parked;      // a parked burst: its chunk is in entry a_buf
+          fresh_q  <= a_parked && a_fresh;
           st_q   <= (a_addr[47:40] == ndp_dev_pkg::WinStore && a_proto) ? RdStoreAr : RdBeat;
         end
         RdBeat: begin
@@ -434,7 +470,11 @@ module ndp_dev_rd #(
         RdLocateDiv: if (dv_done) st_q <= RdTag;
         RdTag: begin
           cur_valid_q <= 1'b0;
-          if (tag_hit) begin
+          resume_q    <= 1'b0;
+          if (resume_q) begin
+            cur_buf_q <= resume_buf_q;       // RdWait sees how its decode ended
+            st_q      <= RdWait;
+          end else if (tag_hit) begin
             cur_buf_q <= tag_buf;
             st_q      <= RdPfCheck;
           end else if (tag_miss_go) begin
@@ -450,7 +490,7 @@ module ndp_dev_rd #(
         end
         RdPf: begin
           if (pf_eot && d_t_q != TW'(MaxTensors - 1) && mapped_i[nt] && !commit_busy_i) st_q <= RdPfDesc;
-          else if (pf_end) st_q <= RdWait;
+          else if (pf_end || pf_skip) st_q <= RdWait;
           else if (tag_hit || pf_go) pf_j_q <= pf_j_q + 8'd1;
         end
         RdPfDesc: st_q <= RdPfDescWait;
@@ -460,14 +500,16 @@ module ndp_dev_rd #(
           st_q     <= RdPfNext;
         end
         RdPfNext: begin
-          if (nx_end) st_q <= RdWait;
+          if (nx_end || pf_skip) st_q <= RdWait;
           else if (tag_hit || nx_go) begin
             pf_j_q   <= pf_j_q + 8'd1;
             pf_c_q   <= pf_c_q + 8'd1;
             pf_off_q <= pf_off_q + 40'(nd_q.chunk_elems);
           end
         end
-        RdWait: if (!t_busy[cur_buf_q]) begin
+        RdWait: if (park) begin
+          st_q <= RdIdle;                    // parked: the tracker holds it and entry cur_buf
+        end else if (!t_busy[cur_buf_q]) begin
           if (t_valid[cur_buf_q] && t_err[cur_buf_q]) begin
             if (tag_redo) fresh_q <= 1'b1;   // a failed prefetch: decoded again on demand
           end else if (t_valid[cur_buf_q]) begin
@@ -502,8 +544,9 @@ module ndp_dev_rd #(
 
   always_ff @(posedge clk_i) begin
     if (st_q == RdIdle && af_valid && af_ready) begin
-      id_q    <= a_id;
-      proto_q <= a_proto;
+      id_q         <= a_id;
+      proto_q      <= a_proto;
+      resume_buf_q <= a_buf;
     end
     if (issue) begin
       p_src_q  <= issue_src;
@@ -536,7 +579,7 @@ module ndp_dev_rd #(
   end
 
   always_comb begin
-    err_valid_o = st_q == RdIdle && af_valid && af_ready && !a_proto;
+    err_valid_o = st_q == RdIdle && af_valid && af_ready && !a_proto && !a_parked;
     err_o        = '0;
     err_o.code   = ndp_dev_pkg::ErrProtocol;
     err_o.tensor = 32'hFFFF_FFFF;
@@ -551,6 +594,9 @@ module ndp_dev_rd #(
   `NDP_ASSERT_INIT(params_a, Bufs >= 1 && MaxChunkElems >= 2048)
   `NDP_ASSERT(pf_depth_legal_a, Bufs < 2 ? pf_depth_i == '0 : 32'(pf_depth_i) <= Bufs - 2)
   `NDP_ASSERT(pf_keeps_demand_entry_a, !((pf_go || nx_go) && victim == cur_buf_q))
+  `NDP_ASSERT(track_legal_a, Bufs < 2 ? track_i == '0 : 32'(track_i) <= Bufs - 2)
+  `NDP_ASSERT(alloc_not_pinned_a, !(tag_alloc && pinned[victim]))
+  `NDP_ASSERT(park_first_beat_a, !park || (first_q && !cur_valid_q && !resume_q))
   `NDP_ASSERT(wait_on_own_entry_a, st_q != RdWait || !t_valid[cur_buf_q] || cur_w == wnorm)
   `NDP_ASSERT_STREAM(r_stream_a, r_valid_o, r_ready_i, rf_out)
   `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)

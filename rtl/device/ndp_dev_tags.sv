@@ -1,7 +1,8 @@
 // ndp_dev_tags: the chunk-buffer tags of ndp_device's read path (docs/spec.md 7.6). Each of the
 // Bufs entries is invalid or tagged (window, tensor, chunk); a tagged entry may still be decoding
 // (busy). One compare port finds a key; the victim is the lowest-numbered invalid entry, else the
-// least recently used one (an age matrix: exact LRU). Entries become most recently used when
+// least recently used one (an age matrix: exact LRU), among the entries not pinned (held by a burst
+// parked in the read tracker, ndp_dev_track) and not excluded. Entries become most recently used when
 // touched or allocated. A demand decode that ends with an error leaves its entry invalid; a failed
 // prefetch keeps its tag with the error flag set, and a demand decode can be started again in that
 // entry (redo). FLUSH drops every tag (an entry still decoding stays busy until its decode ends).
@@ -23,8 +24,9 @@ module ndp_dev_tags #(
   input  logic [39:0]     key_k_i,
   output logic            hit_o,
   output logic [BW-1:0]   hit_idx_o,
-  // victim for an allocation (never entry excl_idx_i while excl_i: the prefetch step keeps the
-  // entry of the beat that triggered it, even when its decode has just failed)
+  // victim for an allocation: never a pinned entry, nor entry excl_idx_i while excl_i (the prefetch
+  // step keeps the entry of the beat that triggered it, even when its decode has just failed)
+  input  logic [Bufs-1:0] pin_i,
   input  logic            excl_i,
   input  logic [BW-1:0]   excl_idx_i,
   output logic [BW-1:0]   victim_o,
@@ -73,11 +75,14 @@ module ndp_dev_tags #(
 
   logic            any_inv;
   logic [BW-1:0]   inv_idx, lru_idx;
+  logic [Bufs-1:0] out;   // entries that cannot be the victim
   always_comb begin
+    out = pin_i;
+    if (excl_i) out[excl_idx_i] = 1'b1;
     any_inv = 1'b0;
     inv_idx = '0;
     for (int b = Bufs - 1; b >= 0; b--) begin
-      if (!tv_q[b] && !(excl_i && excl_idx_i == BW'(b))) begin
+      if (!tv_q[b] && !out[b]) begin
         any_inv = 1'b1;
         inv_idx = BW'(b);
       end
@@ -85,9 +90,9 @@ module ndp_dev_tags #(
     lru_idx = '0;
     for (int unsigned i = 0; i < Bufs; i++) begin
       logic oldest;
-      oldest = !(excl_i && excl_idx_i == BW'(i));
+      oldest = !out[i];
       for (int unsigned j = 0; j < Bufs; j++) begin
-        if (j != i && !(excl_i && excl_idx_i == BW'(j)) && !older_q[i * Bufs + j]) oldest = 1'b0;
+        if (j != i && !out[j] && !older_q[i * Bufs + j]) oldest = 1'b0;
       end
       if (oldest) lru_idx = BW'(i);
     end
@@ -159,7 +164,7 @@ module ndp_dev_tags #(
   `NDP_ASSERT(alloc_not_touch_a, !(alloc_i && touch_i))
   `NDP_ASSERT(done_busy_a, !done_i || busy_q[done_idx_i])
   `NDP_ASSERT(alloc_new_key_a, !alloc_i || !hit_o)
-  `NDP_ASSERT(alloc_not_excluded_a, !(alloc_i && excl_i && victim_o == excl_idx_i))
+  `NDP_ASSERT(alloc_not_excluded_a, !(alloc_i && (pin_i[victim_o] || (excl_i && victim_o == excl_idx_i))))
   `NDP_ASSERT(redo_failed_prefetch_a, !redo_i || (tv_q[redo_idx_i] && !busy_q[redo_idx_i] && err_q[redo_idx_i]
                                                   && pf_q[redo_idx_i]))
   `NDP_ASSERT(redo_alone_a, !(redo_i && (alloc_i || (done_i && done_idx_i == redo_idx_i))))

@@ -22,6 +22,7 @@ module ndp_device #(
   parameter int unsigned Sets          = 4,      // staging sets S: chunks decoded at once
   parameter int unsigned MaxPrefetch   = 6,      // <= Bufs - 2
   parameter int unsigned AsmLanes      = 32,     // assembler elements per cycle (16 or 32)
+  parameter int unsigned Track         = 64,     // read tracker entries (bursts held; a power of two)
   localparam int unsigned DIdW     = $clog2(Lanes + 2),
   localparam int unsigned BW       = (Bufs > 1) ? $clog2(Bufs) : 1,
   localparam int unsigned BufWords = MaxChunkElems * 2 / 64,
@@ -98,7 +99,7 @@ module ndp_device #(
   logic [18:0]        lk_slot;
   ndp_dev_pkg::desc_t dsc;
   logic               enable, commit_busy, flush;
-  logic [7:0]         pf_depth;
+  logic [7:0]         pf_depth, track;
   logic [MaxTensors-1:0] mapped;
   logic               decoding;
   logic [ndp_dev_pkg::NumCnt-1:0] cnt_inc, cnt_inc2;
@@ -107,14 +108,15 @@ module ndp_device #(
   logic               wr_err_valid;
 
   ndp_dev_csr #(.MaxTensors(MaxTensors), .Lanes(Lanes), .MaxChunkElems(MaxChunkElems),
-                .DramAw(DramAw), .Bufs(Bufs), .Sets(Sets), .MaxPrefetch(MaxPrefetch)) u_csr (
+                .DramAw(DramAw), .Bufs(Bufs), .Sets(Sets), .MaxPrefetch(MaxPrefetch),
+                .Track(Track)) u_csr (
     .clk_i, .rst_ni,
     .wr_valid_i(cw_valid), .wr_line_i(cw_line), .wr_data_i(cw_data), .wr_strb_i(cw_strb),
     .wr_decerr_o(cw_decerr),
     .rd_valid_i(cr_valid), .rd_line_i(cr_line), .rd_data_o(cr_data), .rd_decerr_o(cr_decerr),
     .dsc_valid_i(dsc_valid), .dsc_t_i(dsc_t), .dsc_o(dsc),
     .lk_slot_i(lk_slot), .lk_hit_o(lk_hit), .lk_t_o(lk_t),
-    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush), .pf_depth_o(pf_depth),
+    .enable_o(enable), .commit_busy_o(commit_busy), .flush_o(flush), .pf_depth_o(pf_depth), .track_o(track),
     .mapped_o(mapped), .decoding_i(decoding),
     .cnt_inc_i(cnt_inc), .cnt_inc2_i(cnt_inc2),
     .err_a_valid_i(rd_err_valid), .err_a_i(rd_err), .err_b_valid_i(ck_err_valid), .err_b_i(ck_err),
@@ -157,7 +159,7 @@ module ndp_device #(
   logic [511:0] rcb_rdata, rcb_wdata;
 
   ndp_dev_rd #(.IdW(IdW), .MaxTensors(MaxTensors), .MaxChunkElems(MaxChunkElems), .Bufs(Bufs),
-               .DramAw(DramAw)) u_rd (
+               .DramAw(DramAw), .Track(Track)) u_rd (
     .clk_i, .rst_ni,
     .ar_valid_i(s_ar_valid_i), .ar_ready_o(s_ar_ready_o), .ar_id_i(s_ar_id_i), .ar_addr_i(s_ar_addr_i),
     .ar_len_i(s_ar_len_i), .ar_size_i(s_ar_size_i), .ar_burst_i(s_ar_burst_i),
@@ -167,7 +169,7 @@ module ndp_device #(
     .csr_rd_decerr_i(cr_decerr),
     .dsc_valid_o(dsc_valid), .dsc_t_o(dsc_t), .dsc_i(dsc),
     .lk_slot_o(lk_slot), .lk_hit_i(lk_hit), .lk_t_i(lk_t),
-    .enable_i(enable), .commit_busy_i(commit_busy), .flush_i(flush), .pf_depth_i(pf_depth),
+    .enable_i(enable), .commit_busy_i(commit_busy), .flush_i(flush), .pf_depth_i(pf_depth), .track_i(track),
     .mapped_i(mapped), .decoding_o(decoding),
     .sr_ar_valid_o(sr_ar_valid), .sr_ar_ready_i(sr_ar_ready), .sr_ar_line_o(sr_ar_line),
     .sr_ar_len_o(sr_ar_len), .sr_r_valid_i(sr_r_valid), .sr_r_ready_o(sr_r_ready),

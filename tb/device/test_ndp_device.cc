@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,8 @@ TEST(NdpDevice, EveryRegionStories260K) {
 
 // Sequential prefetch (spec 7.6) against the model: streams through consecutive tensors (the
 // window runs on into the next tensor), a FLUSH while prefetches are still decoding, PREFETCH
-// values 0..max, and interleaved streams of two IDs; every burst, counter and the log compared.
+// values 0..max, and interleaved streams of two IDs; every burst compared, and with the read tracker
+// off (TRACK 0, every other depth) every counter and the log too.
 TEST(NdpDevice, PrefetchStreamsFlushAndDepths) {
   Rng rng(test_seed());
   Mirror mr(rng.u64(), {0.1, 0.1, 0.1, 40, 8});
@@ -93,9 +95,12 @@ TEST(NdpDevice, PrefetchStreamsFlushAndDepths) {
   };
   const Region full = parse_region("full", DType::kBF16, 0).value();
   const Region fp8 = parse_region("fp8-e4m3", DType::kBF16, 1).value();
+  const unsigned max_track = DeviceEnv::params(4).bufs - 2;
+  unsigned round = 0;
   for (unsigned d : {max_pf, 0u, 1u, max_pf - 1}) {
     mr.csr_write(dev::kCsrPrefetch, d);
-    mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush);
+    mr.csr_write(dev::kCsrTrack, round++ % 2 ? max_track : 0);
+    mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush | dev::kCtrlClearCounters | dev::kCtrlClearErrLog);
     for (size_t t = 0; t < 3; ++t)  // three tensors back to back
       stream(t, full, 0, region_output_bytes(full, DType::kBF16, L.plan.desc[t].elems), 1);
     EXPECT_GT(mr.check(), 0u);
@@ -117,6 +122,10 @@ TEST(NdpDevice, PrefetchStreamsFlushAndDepths) {
     if (testing::Test::HasFailure()) return;
   }
   EXPECT_EQ(mr.csr(dev::kCsrPrefetch), max_pf - 1);
+  EXPECT_EQ(mr.csr(dev::kCsrTrack), max_track);
+  mr.csr_write(dev::kCsrTrack, 255);  // clamped
+  EXPECT_EQ(mr.csr(dev::kCsrTrack), max_track);
+  EXPECT_EQ((mr.csr(dev::kCsrCaps2) >> 24) & 0xFFFF, max_track << 8 | 64u);  // tracker entries, MaxTrack
 }
 
 TEST(NdpDevice, RandomBurstsManyIds) {
@@ -126,6 +135,11 @@ TEST(NdpDevice, RandomBurstsManyIds) {
   if (!load_stories(mr, 4096, 12, &L)) GTEST_SKIP() << "stories260K not found";
   uint64_t beats = 0;
   for (int round = 0; round < 8; ++round) {
+    if (round == 4) {  // the tracker off: from here the counters and the log must match the model's
+      mr.settle();
+      mr.csr_write(dev::kCsrTrack, 0);
+      mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush | dev::kCtrlClearCounters | dev::kCtrlClearErrLog);
+    }
     for (int i = 0; i < 25; ++i) {
       size_t t = rng.range(0, L.plan.desc.size() - 1);
       Region r = all_regions(DType::kBF16, static_cast<int>(rng.range(0, 2)))[rng.range(0, 15)];
@@ -140,6 +154,60 @@ TEST(NdpDevice, RandomBurstsManyIds) {
   mr.check_registers();
   std::printf("%llu random beats compared\n", (unsigned long long)beats);
   EXPECT_GT(beats, 0u);
+}
+
+// The read tracker (spec 7.6): the same random 4 KiB reads of distinct chunks with 8 IDs, first with
+// TRACK 0 (answered in request order, counters exact), then with TRACK at its maximum: bursts park
+// while their chunks decode, so several demand decodes run at once and some burst is answered
+// before an older one of another ID; one ID's bursts stay in request order; every beat compared.
+TEST(NdpDevice, ReadTrackerAnswersIdsOutOfOrder) {
+  Rng rng(test_seed());
+  Mirror mr(rng.u64(), {0.1, 0.1, 0.1, 40, 8});
+  Loaded L;
+  if (!load_stories(mr, 2048, 12, &L)) GTEST_SKIP() << "stories260K not found";
+  const Region full{};  // 4 KiB of region bytes per 2048-element chunk
+  struct Rd { uint64_t addr; uint32_t id; };
+  std::vector<Rd> reads;
+  std::set<std::pair<size_t, uint64_t>> seen;
+  while (reads.size() < 40) {
+    const size_t t = rng.range(0, L.plan.desc.size() - 1);
+    const uint64_t chunks = (L.plan.desc[t].elems + 2047) / 2048, k = rng.range(0, chunks - 1);
+    if (!seen.insert({t, k}).second || (k + 1) * 2048 > L.plan.desc[t].elems) continue;  // whole chunks, once
+    reads.push_back({region_addr(full, L.plan.desc[t].base, k * 4096), static_cast<uint32_t>(reads.size() % 8)});
+  }
+  mr.csr_write(dev::kCsrPrefetch, 0);  // random reads: no stream to prefetch
+  const unsigned max_track = DeviceEnv::params(4).bufs - 2;
+  uint64_t cycles[2] = {0, 0};
+  for (int tracked = 0; tracked < 2; ++tracked) {
+    mr.settle();
+    mr.csr_write(dev::kCsrTrack, tracked ? max_track : 0);
+    mr.csr_write(dev::kCsrCtrl, dev::kCtrlEnable | dev::kCtrlFlush | dev::kCtrlClearCounters | dev::kCtrlClearErrLog);
+    const uint64_t c0 = mr.env.cycle();
+    std::vector<size_t> tk;
+    for (const Rd& r : reads) tk.push_back(mr.read(r.addr, 64, r.id));
+    ASSERT_EQ(mr.check(), 40u * 64);
+    cycles[tracked] = mr.env.cycle() - c0;
+    unsigned overtaken = 0;
+    for (size_t i = 0; i < tk.size(); ++i)
+      for (size_t j = i + 1; j < tk.size(); ++j) {
+        const ReadResult &a = mr.env.read_result(tk[i]), &b = mr.env.read_result(tk[j]);
+        if (b.first_cycle < a.first_cycle) {
+          ++overtaken;
+          EXPECT_NE(reads[i].id, reads[j].id) << "bursts " << i << " and " << j << " of one ID out of order";
+        }
+      }
+    if (!tracked) {
+      EXPECT_EQ(overtaken, 0u) << "TRACK 0 answers in request order";
+      mr.check_registers();
+    } else {
+      EXPECT_GT(overtaken, 0u) << "no burst answered before an older one";
+      mr.check_registers();
+    }
+    std::printf("TRACK %u: %llu cycles for 40 random 4 KiB reads, %u burst pairs answered out of order\n",
+                tracked ? max_track : 0, (unsigned long long)cycles[tracked], overtaken);
+  }
+  // several demand decodes at once: the tracked pass is at least 1.5 times as fast
+  EXPECT_LT(cycles[1] * 3, cycles[0] * 2);
 }
 
 // Plane block `slot` of chunk k of mapped tensor t: its DRAM address and span.

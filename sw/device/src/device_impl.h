@@ -64,6 +64,8 @@ struct DeviceModel::Impl {
   std::vector<ChunkEntry> cache;  // chunk_buffers entries
   uint64_t stamp = 0;
   uint32_t prefetch = 0;          // PREFETCH
+  uint32_t track = 0;             // TRACK: the model answers in request order whatever its value
+  uint32_t max_track() const { return cfg.chunk_buffers < 2 ? 0 : cfg.chunk_buffers - 2; }
   struct Current {                // the entry the previous region beat read (spec 7.6)
     bool valid = false;
     size_t entry = 0;

@@ -65,6 +65,7 @@ Status DeviceConfig::validate() const {
   if (staging_sets < 1 || staging_sets > 255) return Status::Error("device config: staging_sets must be 1..255");
   if (max_prefetch > 255 || (max_prefetch > 0 && max_prefetch + 2 > chunk_buffers))
     return Status::Error("device config: max_prefetch must be at most chunk_buffers - 2");
+  if (track_entries < 1 || track_entries > 255) return Status::Error("device config: track_entries must be 1..255");
   return Status::Ok();
 }
 
@@ -81,6 +82,7 @@ Result<std::unique_ptr<DeviceModel>> DeviceModel::create(const DeviceConfig& cfg
   m->impl_->desc_mem.assign(size_t{cfg.max_tensors} * kDescBytes, 0);
   m->impl_->cache.resize(cfg.chunk_buffers);
   m->impl_->prefetch = cfg.max_prefetch;
+  m->impl_->track = m->impl_->max_track();
   return m;
 }
 
@@ -149,8 +151,11 @@ uint64_t DeviceModel::Impl::csr_value(uint64_t off) const {
     case kCsrCtrl: return enable ? kCtrlEnable : 0;
     case kCsrTensorCount: return tensor_count;
     case kCsrStatus: return (err_count ? kStatusError : 0) | rejected << 32;
-    case kCsrCaps2: return cfg.chunk_buffers | uint64_t{cfg.staging_sets} << 8 | uint64_t{cfg.max_prefetch} << 16;
+    case kCsrCaps2:
+      return cfg.chunk_buffers | uint64_t{cfg.staging_sets} << 8 | uint64_t{cfg.max_prefetch} << 16 |
+             uint64_t{cfg.track_entries} << 24 | uint64_t{max_track()} << 32;
     case kCsrPrefetch: return prefetch;
+    case kCsrTrack: return track;
     case kCsrErrCode: return err_code;
     case kCsrErrChunk: return err_chunk;
     case kCsrErrAddr: return err_addr;
@@ -177,6 +182,8 @@ void DeviceModel::Impl::write_csr(uint64_t off, uint64_t v) {
     if (v & kCtrlFlush) flush_cache();
   } else if (off == kCsrPrefetch) {
     prefetch = std::min<uint32_t>(static_cast<uint32_t>(v & 0xFF), cfg.max_prefetch);
+  } else if (off == kCsrTrack) {
+    track = std::min<uint32_t>(static_cast<uint32_t>(v & 0xFF), max_track());
   }  // other offsets: read-only or undefined, the write is ignored
 }
 

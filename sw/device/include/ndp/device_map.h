@@ -39,7 +39,7 @@ constexpr uint64_t kDescBytes = 64;
 
 // ---- Control registers (7.4): offsets in window 0 -------------------------------------------------
 constexpr uint64_t kCsrId = 0x000, kCsrCaps = 0x008, kCsrCtrl = 0x010, kCsrTensorCount = 0x018,
-                   kCsrStatus = 0x020, kCsrCaps2 = 0x028, kCsrPrefetch = 0x030, kCsrErrCode = 0x040, kCsrErrChunk = 0x048, kCsrErrAddr = 0x050,
+                   kCsrStatus = 0x020, kCsrCaps2 = 0x028, kCsrPrefetch = 0x030, kCsrTrack = 0x038, kCsrErrCode = 0x040, kCsrErrChunk = 0x048, kCsrErrAddr = 0x050,
                    kCsrErrCount = 0x058, kCsrCntCycles = 0x080, kCsrCntHostRdBeats = 0x088,
                    kCsrCntHostWrBeats = 0x090, kCsrCntDecErr = 0x098, kCsrCntSlvErr = 0x0A0,
                    kCsrCntDramRdBytes = 0x0A8, kCsrCntDramWrBytes = 0x0B0, kCsrCntChunks = 0x0B8,

@@ -28,6 +28,7 @@ struct DeviceConfig {
   uint32_t chunk_buffers = 8;               // C: decoded region chunks kept (1..255, LRU; CAPS2)
   uint32_t staging_sets = 6;                // S: chunks the RTL decodes at once (1..255), reported in CAPS2 only
   uint32_t max_prefetch = 6;                // MaxPrefetch <= C - 2 (0 when C < 2); PREFETCH resets to it
+  uint32_t track_entries = 64;              // read tracker entries (1..255, CAPS2 only; TRACK <= C - 2)
   bool has_zstd = true;                     // false: lanes without the ZSTD engine (lane status 10)
   Ddr5Config dram;                          // timing and energy of the device DRAM
 

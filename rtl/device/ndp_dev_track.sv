@@ -1,0 +1,163 @@
+// ndp_dev_track: the read-request tracker of ndp_device's host port (docs/spec.md 7.4 TRACK, 7.6
+// "Read tracker"). Track entries hold accepted AR bursts in arrival order (a ring with holes: a
+// burst leaves when it has been answered, whatever its position). The read path takes one burst
+// at a time: the oldest *ready* one whose AXI ID has no older burst in the tracker (one ID's
+// bursts are answered in request order; different IDs in any order). A burst whose first chunk is
+// still decoding can be *parked*: it goes back into its entry holding (pinning) that chunk-buffer
+// entry, and becomes ready again when the decode has ended. So random reads with many IDs keep
+// several demand decodes in flight and are answered in the order their chunks arrive.
+// Per-ID order: each entry records its predecessor (the youngest older entry of its ID, found when
+// it arrives) and waits until that one has left.
+//
+/// Registers: the entries (payload, ID, flags, pinned buffer, predecessor), the head/tail pointers
+/// and the current entry. The selection (oldest ready from the head), the pinned-buffer mask and
+/// every output are combinational from these registers and busy_i.
+`include "ndp_assert.svh"
+
+module ndp_dev_track #(
+  parameter int unsigned Track = 64,   // entries (a power of two)
+  parameter int unsigned IdW   = 8,
+  parameter int unsigned Bufs  = 8,
+  localparam int unsigned KW = $clog2(Track),
+  localparam int unsigned BW = (Bufs > 1) ? $clog2(Bufs) : 1,
+  localparam int unsigned PW = 48 + 8 + 3 + 2   // addr, len, size, burst
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // AXI AR (accepted into the tail entry)
+  input  logic            ar_valid_i,
+  output logic            ar_ready_o,
+  input  logic [IdW-1:0]  ar_id_i,
+  input  logic [PW-1:0]   ar_pay_i,
+  // chunk-buffer entries still decoding (a parked burst waits on its entry)
+  input  logic [Bufs-1:0] busy_i,
+  // the burst to take next
+  output logic            sel_valid_o,
+  input  logic            take_i,
+  output logic [IdW-1:0]  sel_id_o,
+  output logic [PW-1:0]   sel_pay_o,
+  output logic            sel_parked_o,   // a parked burst resumes
+  output logic [BW-1:0]   sel_buf_o,      // its chunk-buffer entry
+  output logic            sel_fresh_o,    // it started that entry's decode
+  // the taken burst: parked again (pinning park_buf_i), or answered
+  input  logic            park_i,
+  input  logic [BW-1:0]   park_buf_i,
+  input  logic            park_fresh_i,
+  input  logic            done_i,
+  output logic [Bufs-1:0] pinned_o        // chunk-buffer entries held by parked bursts
+);
+  logic [KW:0]    head_q, tail_q;
+  logic [Track-1:0] valid_q, parked_q, predv_q, last_q, fresh_q;
+  logic [IdW-1:0] id_q   [Track];
+  logic [PW-1:0]  pay_q  [Track];
+  logic [BW-1:0]  buf_q  [Track];
+  logic [KW-1:0]  pred_q [Track];
+  logic           cur_v_q;
+  logic [KW-1:0]  cur_q;
+
+  logic full;
+  assign full       = head_q[KW] != tail_q[KW] && head_q[KW-1:0] == tail_q[KW-1:0];
+  assign ar_ready_o = !full;
+
+  // candidates: in the tracker, not taken, first of their ID, and not waiting on a decode
+  logic [Track-1:0] cand;
+  always_comb begin
+    for (int unsigned i = 0; i < Track; i++) begin
+      cand[i] = valid_q[i] && !(cur_v_q && cur_q == KW'(i)) && !predv_q[i]
+             && !(parked_q[i] && busy_i[buf_q[i]]);
+    end
+  end
+  // the oldest candidate: the lowest one at or after the head, else the lowest one
+  logic [KW-1:0] sel;
+  always_comb begin
+    sel = '0;
+    for (int i = Track - 1; i >= 0; i--) if (cand[i]) sel = KW'(i);
+    for (int i = Track - 1; i >= 0; i--) if (cand[i] && KW'(i) >= head_q[KW-1:0]) sel = KW'(i);
+  end
+  assign sel_valid_o  = cand != '0;
+  assign sel_id_o     = id_q[sel];
+  assign sel_pay_o    = pay_q[sel];
+  assign sel_parked_o = parked_q[sel];
+  assign sel_buf_o    = buf_q[sel];
+  assign sel_fresh_o  = fresh_q[sel];
+
+  always_comb begin
+    pinned_o = '0;
+    for (int unsigned i = 0; i < Track; i++) if (valid_q[i] && parked_q[i]) pinned_o[buf_q[i]] = 1'b1;
+  end
+
+  // an arriving burst's predecessor: the youngest entry of its ID (one that is not leaving now)
+  logic          ar_fire, pred_any, leave;
+  logic [KW-1:0] pred, tail;
+  assign ar_fire = ar_valid_i && ar_ready_o;
+  assign leave   = done_i && cur_v_q;
+  assign tail    = tail_q[KW-1:0];
+  always_comb begin
+    pred_any = 1'b0;
+    pred     = '0;
+    for (int unsigned i = 0; i < Track; i++) begin
+      if (valid_q[i] && last_q[i] && id_q[i] == ar_id_i && !(leave && cur_q == KW'(i))) begin
+        pred_any = 1'b1;
+        pred     = KW'(i);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      head_q   <= '0;
+      tail_q   <= '0;
+      valid_q  <= '0;
+      parked_q <= '0;
+      predv_q  <= '0;
+      last_q   <= '0;
+      fresh_q  <= '0;
+      cur_v_q  <= 1'b0;
+      cur_q    <= '0;
+    end else begin
+      // the head walks over entries that have left
+      if (head_q != tail_q && !valid_q[head_q[KW-1:0]]) head_q <= head_q + 1'b1;
+      if (take_i) begin
+        cur_v_q       <= 1'b1;
+        cur_q         <= sel;
+        parked_q[sel] <= 1'b0;
+      end
+      if (park_i) begin
+        cur_v_q         <= 1'b0;
+        parked_q[cur_q] <= 1'b1;
+        buf_q[cur_q]    <= park_buf_i;
+        fresh_q[cur_q]  <= park_fresh_i;
+      end
+      if (leave) begin
+        cur_v_q        <= 1'b0;
+        valid_q[cur_q] <= 1'b0;
+        last_q[cur_q]  <= 1'b0;
+        for (int unsigned i = 0; i < Track; i++) if (pred_q[i] == cur_q) predv_q[i] <= 1'b0;
+      end
+      if (ar_fire) begin
+        tail_q          <= tail_q + 1'b1;
+        valid_q[tail]   <= 1'b1;
+        parked_q[tail]  <= 1'b0;
+        last_q[tail]    <= 1'b1;
+        predv_q[tail]   <= pred_any;
+        if (pred_any) last_q[pred] <= 1'b0;
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (ar_fire) begin
+      id_q[tail]   <= ar_id_i;
+      pay_q[tail]  <= ar_pay_i;
+      pred_q[tail] <= pred;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions
+  `NDP_ASSERT_INIT(params_a, Track >= 2 && (Track & (Track - 1)) == 0 && Bufs >= 1)
+  `NDP_ASSERT(take_ready_a, !take_i || (sel_valid_o && !cur_v_q))
+  `NDP_ASSERT(park_taken_a, !park_i || (cur_v_q && !done_i && !take_i))
+  `NDP_ASSERT(done_taken_a, !done_i || (cur_v_q && !take_i))
+  `NDP_ASSERT(tail_free_a, !ar_fire || !valid_q[tail])
+  `NDP_ASSERT(cur_valid_a, !cur_v_q || (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]))
+endmodule
