@@ -152,6 +152,61 @@ module ndp_dev_track #(
     end
   end
 
+`ifdef FORMAL
+  // Proven by `make formal` (job track_4: Track = 4, IdW = 1, Bufs = 2): under the read path's rules
+  // (take only the selected burst while none is taken; park or finish only the taken one), entries
+  // live only between head and tail; an entry's predecessor flag says exactly whether an older
+  // entry of its ID is in the tracker, and points at the youngest such one; exactly the youngest
+  // entry of each ID has its last flag; the taken entry is valid, not parked and first of its ID.
+  // Hence the read path never takes a burst while an older one of its ID waits (per-ID order).
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always @(*) begin
+    if (take_i) assume (sel_valid_o && !cur_v_q);
+    if (park_i || done_i) assume (cur_v_q && !take_i);
+    assume (!(park_i && done_i));
+  end
+  logic [KW:0] f_used;
+  assign f_used = tail_q - head_q;
+  function automatic logic [KW-1:0] f_dist(input logic [KW-1:0] i);
+    f_dist = i - head_q[KW-1:0];
+  endfunction
+  always @(*) begin
+    if (rst_ni) begin
+      assert (32'(f_used) <= Track);
+      if (cur_v_q) assert (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]);
+      for (int unsigned i = 0; i < Track; i++) begin
+        logic older_same, younger_same;
+        logic [KW-1:0] youngest_older;
+        older_same = 1'b0;
+        younger_same = 1'b0;
+        youngest_older = '0;
+        if (!(32'(f_dist(KW'(i))) < 32'(f_used))) assert (!valid_q[i]);
+        for (int unsigned j = 0; j < Track; j++) begin
+          if (j != i && valid_q[j] && id_q[j] == id_q[i]) begin
+            if (f_dist(KW'(j)) < f_dist(KW'(i))) begin
+              if (!older_same || f_dist(KW'(j)) > f_dist(youngest_older)) youngest_older = KW'(j);
+              older_same = 1'b1;
+            end else begin
+              younger_same = 1'b1;
+            end
+          end
+        end
+        if (valid_q[i]) begin
+          assert (predv_q[i] == older_same);
+          if (predv_q[i]) assert (pred_q[i] == youngest_older);
+          assert (last_q[i] == !younger_same);
+        end
+      end
+    end
+  end
+  always @(posedge clk_i) begin
+    cover (rst_ni && full && parked_q != '0);
+    cover (rst_ni && take_i && sel != head_q[KW-1:0] && valid_q[head_q[KW-1:0]]);  // out of order
+  end
+`endif
+
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT_INIT(params_a, Track >= 2 && (Track & (Track - 1)) == 0 && Bufs >= 1)

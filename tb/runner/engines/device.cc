@@ -2,7 +2,9 @@
 // ndp_device) with its DRAM port served by the DDR5-4800 model (sw/dram). The image is loaded the way
 // the driver does (store window, descriptors, TENSOR_COUNT, ENABLE), then one region is read through
 // its region window: every tensor (or --tensor NAME) sequentially in 4 KiB bursts, or with
-// --pattern random, --reads N random 4 KiB-aligned bursts. OUT receives the region bytes; status "ok"
+// --pattern random, --reads N random 4 KiB-aligned bursts (IDs 0..7 in turn; --track P sets TRACK,
+// the chunk-buffer entries parked bursts may hold: 0 answers in request order, the default is the
+// reset value C - 2, spec 7.6 "Read tracker"). OUT receives the region bytes; status "ok"
 // when they equal `ndp read` (ImageReader::read_region) for the same arguments and every beat is OKAY.
 //
 // JSON fields: cycles (first AR to last R of the read phase), host_bytes (region bytes returned),
@@ -104,13 +106,15 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   const int64_t guard = a.get_int("--guard", 0, &ok), lanes = a.get_int("--lanes", 4, &ok),
                 reads = a.get_int("--reads", 64, &ok);
   int64_t prefetch = a.get_int("--prefetch", -1, &ok);
+  const int64_t track = a.get_int("--track", -1, &ok);
   const double mhz = a.get_double("--clock-mhz", 1000.0, &ok);
   const std::string pattern = a.get("--pattern", "seq");
   if (!ok) return 2;
   if (!a.has("--region") || guard < 0 || guard > 2 || mhz <= 0 || reads < 1 || prefetch < -1 || prefetch > 255 ||
+      track < -1 || track > 255 ||
       (pattern != "seq" && pattern != "random" && pattern != "chunk")) {
     r.message = "needs --region FORMAT; --guard 0..2, --clock-mhz > 0, --pattern seq|random|chunk, --reads >= 1, "
-                "--prefetch 0..255";
+                "--prefetch 0..255, --track 0..255";
     return 2;
   }
   if (!tb::DeviceEnv::has_lanes(static_cast<unsigned>(lanes))) {
@@ -133,12 +137,15 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   Status s = dev::load_image(env, image, base, &plan);
   if (pattern == "chunk" && prefetch < 0) prefetch = 0;  // one cold chunk, nothing else in flight
   if (s.ok() && prefetch >= 0) s = dev::csr_write(env, dev::kCsrPrefetch, static_cast<uint64_t>(prefetch));
+  if (s.ok() && track >= 0) s = dev::csr_write(env, dev::kCsrTrack, static_cast<uint64_t>(track));
   auto pf = dev::csr_read(env, dev::kCsrPrefetch);
-  if (!s.ok() || !pf.ok()) {
-    r.message = "load: " + (s.ok() ? pf.status() : s).message();
+  auto tk = dev::csr_read(env, dev::kCsrTrack);
+  if (!s.ok() || !pf.ok() || !tk.ok()) {
+    r.message = "load: " + (!s.ok() ? s : !pf.ok() ? pf.status() : tk.status()).message();
     return 2;
   }
   r.add("prefetch", pf.value());
+  r.add("track", tk.value());
   // the tensors read, with their region
   std::vector<std::pair<size_t, Region>> which;
   for (size_t d = 0; d < plan.desc.size(); ++d) {
@@ -287,5 +294,5 @@ int run_device(const rtl::EngineArgs& a, rtl::EngineResult& r) {
 
 NDP_RTL_ENGINE("device",
                "IMAGE -o OUT --region FORMAT [--guard G] [--tensor NAME] [--lanes N] [--pattern seq|random|chunk] "
-               "[--reads N] [--prefetch D] [--clock-mhz F]",
+               "[--reads N] [--prefetch D] [--track P] [--clock-mhz F]",
                run_device);
