@@ -47,6 +47,7 @@ rtl/device/ndp_dev_div.sv
 rtl/device/ndp_dev_csr.sv
 rtl/device/ndp_dev_wr.sv
 rtl/device/ndp_dev_tags.sv
+rtl/device/ndp_dev_track.sv
 rtl/device/ndp_dev_rd.sv
 rtl/device/ndp_dev_lane.sv
 rtl/device/ndp_dev_sets.sv

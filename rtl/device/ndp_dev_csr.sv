@@ -97,27 +97,26 @@ module ndp_dev_csr #(
   assign ctrl_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegCtrl);
   assign ctrl_wd = wr_data_i[(ndp_dev_pkg::RegCtrl % 8) * 64 +: 4];
   assign tcnt_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegTensorCnt) && !commit_busy_o;
-  // PREFETCH: bits 7..0, clamped to MaxPrefetch; resets to MaxPrefetch
-  logic       pf_we;
-  logic [7:0] pf_wd, pf_q;
-  assign pf_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegPrefetch);
-  assign pf_wd = wr_data_i[(ndp_dev_pkg::RegPrefetch % 8) * 64 +: 8];
+  // PREFETCH and TRACK: bits 7..0, a write clamped to the register's maximum (MaxPrefetch,
+  // MaxTrack = Bufs - 2), reset to it
+  localparam int unsigned MaxTrack = (Bufs < 2) ? 0 : Bufs - 2;
+  function automatic logic [7:0] clamp8(input logic [7:0] v, input int unsigned max);
+    clamp8 = (32'(v) > max) ? 8'(max) : v;
+  endfunction
+  logic [7:0] pf_q, tk_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) pf_q <= 8'(MaxPrefetch);
-    else if (pf_we) pf_q <= (32'(pf_wd) > MaxPrefetch) ? 8'(MaxPrefetch) : pf_wd;
+    if (!rst_ni) begin
+      pf_q <= 8'(MaxPrefetch);
+      tk_q <= 8'(MaxTrack);
+    end else begin
+      if (reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegPrefetch))
+        pf_q <= clamp8(8'(reg_wd(wr_data_i, ndp_dev_pkg::RegPrefetch)), MaxPrefetch);
+      if (reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegTrack))
+        tk_q <= clamp8(8'(reg_wd(wr_data_i, ndp_dev_pkg::RegTrack)), MaxTrack);
+    end
   end
   assign pf_depth_o = pf_q;
-  // TRACK: bits 7..0, clamped to MaxTrack = Bufs - 2; resets to MaxTrack
-  localparam int unsigned MaxTrack = (Bufs < 2) ? 0 : Bufs - 2;
-  logic       tk_we;
-  logic [7:0] tk_wd, tk_q;
-  assign tk_we = reg_we(wr_valid_i, wr_line_i, wr_strb_i, ndp_dev_pkg::RegTrack);
-  assign tk_wd = wr_data_i[(ndp_dev_pkg::RegTrack % 8) * 64 +: 8];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) tk_q <= 8'(MaxTrack);
-    else if (tk_we) tk_q <= (32'(tk_wd) > MaxTrack) ? 8'(MaxTrack) : tk_wd;
-  end
-  assign track_o = tk_q;
+  assign track_o    = tk_q;
 
   assign clr_cnt = ctrl_we && ctrl_wd[1];
   assign clr_err = ctrl_we && ctrl_wd[2];
