@@ -67,12 +67,18 @@ module ndp_dev_track #(
              && !(parked_q[i] && busy_i[buf_q[i]]);
     end
   end
-  // the oldest candidate: the lowest one at or after the head, else the lowest one
-  logic [KW-1:0] sel;
+  // the oldest candidate: the lowest one at or after the head, else the lowest one. The lowest set
+  // bit of {cand, cand at/after head} (x & -x: a parallel-prefix carry) is that entry, one-hot.
+  logic [2*Track-1:0] dbl, dbl_first;
+  logic [Track-1:0]   below_head, first;
+  logic [KW-1:0]      sel;
+  assign below_head = (Track'(1) << head_q[KW-1:0]) - Track'(1);
+  assign dbl        = {cand, cand & ~below_head};
+  assign dbl_first  = dbl & (~dbl + 1'b1);
+  assign first      = dbl_first[Track-1:0] | dbl_first[2*Track-1:Track];
   always_comb begin
     sel = '0;
-    for (int i = Track - 1; i >= 0; i--) if (cand[i]) sel = KW'(i);
-    for (int i = Track - 1; i >= 0; i--) if (cand[i] && KW'(i) >= head_q[KW-1:0]) sel = KW'(i);
+    for (int unsigned i = 0; i < Track; i++) sel = sel | (first[i] ? KW'(i) : '0);
   end
   assign sel_valid_o  = cand != '0;
   assign sel_id_o     = id_q[sel];
@@ -86,7 +92,8 @@ module ndp_dev_track #(
     for (int unsigned i = 0; i < Track; i++) if (valid_q[i] && parked_q[i]) pinned_o[buf_q[i]] = 1'b1;
   end
 
-  // an arriving burst's predecessor: the youngest entry of its ID (one that is not leaving now)
+  // an arriving burst's predecessor: the youngest entry of its ID (one that is not leaving now; at
+  // most one entry of an ID has its last flag, so the match is one-hot)
   logic          ar_fire, pred_any, leave;
   logic [KW-1:0] pred, tail;
   assign ar_fire = ar_valid_i && ar_ready_o;
@@ -98,7 +105,7 @@ module ndp_dev_track #(
     for (int unsigned i = 0; i < Track; i++) begin
       if (valid_q[i] && last_q[i] && id_q[i] == ar_id_i && !(leave && cur_q == KW'(i))) begin
         pred_any = 1'b1;
-        pred     = KW'(i);
+        pred     = pred | KW'(i);
       end
     end
   end
@@ -157,7 +164,8 @@ module ndp_dev_track #(
   // (take only the selected burst while none is taken; park or finish only the taken one), entries
   // live only between head and tail; an entry's predecessor flag says exactly whether an older
   // entry of its ID is in the tracker, and points at the youngest such one; exactly the youngest
-  // entry of each ID has its last flag; the taken entry is valid, not parked and first of its ID.
+  // entry of each ID has its last flag; the taken entry is valid, not parked and first of its ID; the
+  // selected entry is the oldest candidate.
   // Hence the read path never takes a burst while an older one of its ID waits (per-ID order).
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
@@ -201,6 +209,12 @@ module ndp_dev_track #(
       end
     end
   end
+  always @(*) begin
+    if (rst_ni && sel_valid_o) begin
+      assert (cand[sel]);
+      for (int unsigned i = 0; i < Track; i++) if (cand[i]) assert (f_dist(KW'(i)) >= f_dist(sel));
+    end
+  end
   always @(posedge clk_i) begin
     cover (rst_ni && full && parked_q != '0);
     cover (rst_ni && take_i && sel != head_q[KW-1:0] && valid_q[head_q[KW-1:0]]);  // out of order
@@ -214,5 +228,6 @@ module ndp_dev_track #(
   `NDP_ASSERT(park_taken_a, !park_i || (cur_v_q && !done_i && !take_i))
   `NDP_ASSERT(done_taken_a, !done_i || (cur_v_q && !take_i))
   `NDP_ASSERT(tail_free_a, !ar_fire || !valid_q[tail])
+  `NDP_ASSERT(sel_candidate_a, !sel_valid_o || cand[sel])
   `NDP_ASSERT(cur_valid_a, !cur_v_q || (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]))
 endmodule

@@ -150,14 +150,20 @@ TEST(DeviceModel, CountersAccountingAndChunkBuffer) {
               static_cast<unsigned long long>(ds.total.activates), ds.row_hit_rate(), ds.total.energy.total_nj());
 }
 
-TEST(DeviceModel, Caps2AndPrefetchRegister) {
+TEST(DeviceModel, Caps2PrefetchAndTrackRegisters) {
   DeviceConfig cfg;
   cfg.chunk_buffers = 6;
   cfg.staging_sets = 3;
   cfg.max_prefetch = 4;
   auto m = DeviceModel::create(cfg).value();
-  EXPECT_EQ(csr_read(*m, kCsrCaps2).value(), 6u | 3u << 8 | 4u << 16);
+  // C, S, MaxPrefetch, tracker entries T (64), MaxTrack = C - 2
+  EXPECT_EQ(csr_read(*m, kCsrCaps2).value(), 6u | 3u << 8 | 4u << 16 | 64u << 24 | uint64_t{4} << 32);
   EXPECT_EQ(csr_read(*m, kCsrPrefetch).value(), 4u);  // resets to MaxPrefetch
+  EXPECT_EQ(csr_read(*m, kCsrTrack).value(), 4u);     // resets to MaxTrack
+  ASSERT_TRUE(csr_write(*m, kCsrTrack, 0x107).ok());  // bits 7..0, clamped to MaxTrack
+  EXPECT_EQ(m->peek_csr(kCsrTrack), 4u);
+  ASSERT_TRUE(csr_write(*m, kCsrTrack, 0).ok());
+  EXPECT_EQ(m->peek_csr(kCsrTrack), 0u);
   ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 2).ok());
   EXPECT_EQ(m->peek_csr(kCsrPrefetch), 2u);
   ASSERT_TRUE(csr_write(*m, kCsrPrefetch, 0x1FF).ok());  // bits 7..0, clamped to MaxPrefetch
@@ -169,6 +175,9 @@ TEST(DeviceModel, Caps2AndPrefetchRegister) {
   cfg.chunk_buffers = 1;
   cfg.max_prefetch = 0;
   EXPECT_TRUE(DeviceModel::create(cfg).ok());
+  EXPECT_EQ(DeviceModel::create(cfg).value()->peek_csr(kCsrTrack), 0u);  // C < 2: MaxTrack 0
+  cfg.track_entries = 0;
+  EXPECT_FALSE(DeviceModel::create(cfg).ok());
 }
 
 // Sequential prefetch (spec 7.6): tensor "a" has 5 chunks, then "b"; C = 4, d = 2.
