@@ -291,52 +291,66 @@ void codec_counts(const ImageWriter& w, rtl::EngineResult& r) {
   r.add("huffman_blocks", huf);
 }
 
+// The image around the RTL's blocks, written to IMAGE, and `ndp pack`'s image of the same tensors
+// and options; the checks of the status. Fills r (the caller set cycles and status "mismatch").
+int write_and_check(const rtl::EngineArgs& a, const PackOptions& o, const Model& m, const std::vector<PlaneJob>& jobs,
+                    const PackSim& sim, rtl::EngineResult& r) {
+  ImageWriter hw, sw;
+  Status st = build_image(m, o.tensor, RtlBlocks(jobs, sim), hw);
+  if (st.ok()) st = build_image(m, o.tensor, {}, sw);
+  auto hw_img = st.ok() ? hw.finish() : Result<std::vector<uint8_t>>(st);
+  auto sw_img = sw.finish();
+  if (!hw_img.ok() || !sw_img.ok()) {
+    r.message = (hw_img.ok() ? sw_img.status() : hw_img.status()).message();
+    return 1;
+  }
+  if (!rtl::write_file(a.out_path, hw_img.value(), &r.message)) return 1;
+  st = check_image(a.out_path, m);
+  if (!st.ok()) r.message = st.message();
+  const double ratio = double(r.in_bytes) / double(hw_img->size()), sw_ratio = double(r.in_bytes) / double(sw_img->size());
+  const double diff = ratio / sw_ratio - 1.0;
+  const bool ratio_ok = std::abs(diff) <= o.tolerance;
+  if (st.ok() && !ratio_ok)
+    r.message = "device ratio " + std::to_string(ratio) + " is not within " + std::to_string(o.tolerance) +
+                " (relative) of ndp pack's " + std::to_string(sw_ratio);
+  r.out_bytes = hw_img->size();
+  if (r.status != "mismatch") r.status = r.message.empty() ? "ok" : "error";
+  r.add("ratio", ratio);
+  r.add("ndp_pack_ratio", sw_ratio);
+  r.add("ratio_rel_diff", diff);
+  r.add("image_verified", static_cast<uint64_t>(st.ok()));
+  r.add("ratio_within_tolerance", static_cast<uint64_t>(ratio_ok));
+  r.add("identical_image", static_cast<uint64_t>(hw_img.value() == sw_img.value()));
+  codec_counts(hw, r);
+  return 0;
+}
+
 int run_pack(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   PackOptions o;
   Model m;
   if (!parse_options(a, &o, &r.message) || !load_bf16_model(a, o, &m, &r.message)) return 2;
   std::vector<PlaneJob> jobs = plan_jobs(m, o.tensor);
-  uint64_t raw = 0;
-  for (const Tensor& t : m.tensors) raw += t.data.size();
+  for (const Tensor& t : m.tensors) r.in_bytes += t.data.size();
   const uint64_t before = tb::failure_count();
   PackSim sim(a, o, m, jobs);
-  if (!sim.run(64 * raw + 1000000)) {
+  if (!sim.run(64 * r.in_bytes + 1000000)) {
     r.message = "simulation did not complete";
     return 1;
   }
   const bool match = sim.finish() && tb::failure_count() == before;
-  ImageWriter hw, sw(false);
-  Status st = build_image(m, o.tensor, RtlBlocks(jobs, sim), hw);
-  if (st.ok()) st = hw.write_file(a.out_path);
-  if (!st.ok()) {
-    r.message = st.message();
-    return 1;
-  }
-  if (!(st = build_image(m, o.tensor, {}, sw)).ok() || !(st = check_image(a.out_path, m)).ok()) r.message = st.message();
-  const double ratio = double(raw) / double(hw.image_bytes()), sw_ratio = double(raw) / double(sw.image_bytes());
-  const double diff = ratio / sw_ratio - 1.0;
-  if (st.ok() && std::abs(diff) > o.tolerance)
-    r.message = "device ratio " + std::to_string(ratio) + " is not within " + std::to_string(o.tolerance) +
-                " of ndp pack's " + std::to_string(sw_ratio);
   r.cycles = sim.cycles();
-  r.in_bytes = raw;
-  r.out_bytes = hw.image_bytes();
-  r.bytes_per_cycle = double(raw) / double(r.cycles);
-  r.status = !match ? "mismatch" : (r.message.empty() ? "ok" : "error");
-  r.add("ratio", ratio);
-  r.add("ndp_pack_ratio", sw_ratio);
-  r.add("ratio_rel_diff", diff);
-  r.add("identical_size", static_cast<uint64_t>(hw.image_bytes() == sw.image_bytes()));
+  r.bytes_per_cycle = double(r.in_bytes) / double(r.cycles);
+  r.status = match ? "" : "mismatch";
+  const int rc = write_and_check(a, o, m, jobs, sim, r);
   r.add("lanes", static_cast<uint64_t>(o.lanes));
   r.add("tensors", static_cast<uint64_t>(m.tensors.size()));
   r.add("blocks", static_cast<uint64_t>(jobs.size()));
-  codec_counts(hw, r);
   r.add("lane_busy", sim.lane_busy());
   r.add("aggregator_in_stalls", sim.agg_stats().in_stalls);
   r.add("chunk_elems", static_cast<uint64_t>(o.tensor.chunk_elems));
   r.add("codec", a.get("--codec", "auto"));
   r.add("layout", std::string(o.tensor.layout == Layout::kExpByte ? "expbyte" : "bitplane"));
-  return 0;
+  return rc;
 }
 
 }  // namespace
