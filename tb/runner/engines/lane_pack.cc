@@ -62,15 +62,16 @@ bool parse_options(const rtl::EngineArgs& a, PackOptions* o, std::string* err) {
   o->tolerance = a.get_double("--tolerance", 0.01, &ok);
   if (!ok) return false;
   if (block < 8 || block > 4096 || block % 8) {
-    *err = "--block must be a multiple of 8 in [8, 4096] (bit-plane bytes; the aggregator holds chunks of at most "
-           "32768 elements)";
+    *err =
+        "--block must be a multiple of 8 in [8, 4096] (bit-plane bytes; the aggregator holds chunks of at most "
+        "32768 elements)";
     return false;
   }
   o->tensor.chunk_elems = static_cast<uint32_t>(block * 8);
   const int64_t buffer = a.get_int("--buffer", 2 * o->tensor.chunk_elems, &ok);
   if (!ok || lanes < 1 || lanes > 16 || buffer < 2 * o->tensor.chunk_elems || o->tolerance < 0) {
-    *err = "--lanes must be 1..16, --buffer at least one chunk's planes (" +
-           std::to_string(2 * o->tensor.chunk_elems) + " bytes), --tolerance >= 0";
+    *err = "--lanes must be 1..16, --buffer at least one chunk's planes (" + std::to_string(2 * o->tensor.chunk_elems) +
+           " bytes), --tolerance >= 0";
     return false;
   }
   o->lanes = static_cast<unsigned>(lanes);
@@ -147,8 +148,7 @@ class PackSim {
       }
       ++cycles_;
       if (!agg_.dut().tick()) return false;
-      while (ready_end_ < jobs_.size() &&
-             agg_.output().size() >= jobs_[ready_end_].offset + jobs_[ready_end_].bytes)
+      while (ready_end_ < jobs_.size() && agg_.output().size() >= jobs_[ready_end_].offset + jobs_[ready_end_].bytes)
         ++ready_end_;
       dispatch();
       for (size_t l = 0; l < lanes_.size(); ++l) {
@@ -217,23 +217,24 @@ class PackSim {
 class RtlBlocks {
  public:
   RtlBlocks(const std::vector<PlaneJob>& jobs, const PackSim& sim) : jobs_(jobs), sim_(sim) {}
-  Result<BlockInfo> operator()(const uint8_t* plane, size_t n, uint8_t plane_id, uint64_t block_id, CodecPolicy,
-                               bool, std::vector<uint8_t>& out) {
+  Result<BlockInfo> operator()(const uint8_t* plane, size_t n, uint8_t plane_id, uint64_t block_id, CodecPolicy, bool,
+                               std::vector<uint8_t>& out) {
     const std::string w = "RTL block " + std::to_string(next_);
     if (next_ >= jobs_.size()) return Status::Error(w + ": the writer asks for more blocks than the RTL wrote");
     const PlaneJob& j = jobs_[next_];
     const std::vector<uint8_t>& b = sim_.blocks()[next_++];
     if (j.plane_id != plane_id || j.chunk != block_id || j.bytes != n ||
-        std::memcmp(sim_.planes().data() + j.offset, plane, n) != 0)
-    {
+        std::memcmp(sim_.planes().data() + j.offset, plane, n) != 0) {
       char msg[128];
-      std::snprintf(msg, sizeof msg, ": the writer's plane 0x%02x of chunk %llu differs from the aggregator's", plane_id,
-                    static_cast<unsigned long long>(block_id));
+      std::snprintf(msg, sizeof msg, ": the writer's plane 0x%02x of chunk %llu differs from the aggregator's",
+                    plane_id, static_cast<unsigned long long>(block_id));
       return Status::Error(w + msg);
     }
     auto h = parse_block_header(b.data(), b.size(), w.c_str());
     if (!h.ok()) return h.status();
-    if (b.size() != kBlockHeaderBytes + h->comp_size) return Status::Error(w + ": stored size disagrees with header");
+    if (b.size() != kBlockHeaderBytes + h->comp_size || h->plane_id != plane_id ||
+        h->block_id != static_cast<uint16_t>(block_id) || h->raw_size != n)
+      return Status::Error(w + ": its header disagrees with the block asked for or with its size");
     BlockInfo info;
     info.codec = h->codec;
     info.raw_size = h->raw_size;
@@ -264,8 +265,8 @@ Status check_image(const std::string& path, const Model& m) {
   if (!img.ok()) return img.status();
   const auto bad = img.value()->verify();
   if (!bad.empty())
-    return Status::Error(path + ": " + std::to_string(bad.size()) + " bad block(s), first: tensor '" +
-                         bad[0].tensor + "' chunk " + std::to_string(bad[0].chunk) + ": " + bad[0].message);
+    return Status::Error(path + ": " + std::to_string(bad.size()) + " bad block(s), first: tensor '" + bad[0].tensor +
+                         "' chunk " + std::to_string(bad[0].chunk) + ": " + bad[0].message);
   if (img.value()->tensors().size() != m.tensors.size())
     return Status::Error(path + ": tensor count differs from the model's");
   std::vector<uint8_t> back;
@@ -307,7 +308,8 @@ int write_and_check(const rtl::EngineArgs& a, const PackOptions& o, const Model&
   if (!rtl::write_file(a.out_path, hw_img.value(), &r.message)) return 1;
   st = check_image(a.out_path, m);
   if (!st.ok()) r.message = st.message();
-  const double ratio = double(r.in_bytes) / double(hw_img->size()), sw_ratio = double(r.in_bytes) / double(sw_img->size());
+  const double ratio = double(r.in_bytes) / double(hw_img->size()),
+               sw_ratio = double(r.in_bytes) / double(sw_img->size());
   const double diff = ratio / sw_ratio - 1.0;
   const bool ratio_ok = std::abs(diff) <= o.tolerance;
   if (st.ok() && !ratio_ok)
