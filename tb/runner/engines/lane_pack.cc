@@ -332,6 +332,10 @@ int run_pack(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   Model m;
   if (!parse_options(a, &o, &r.message) || !load_bf16_model(a, o, &m, &r.message)) return 2;
   std::vector<PlaneJob> jobs = plan_jobs(m, o.tensor);
+  if (jobs.empty()) {
+    r.message = a.in_path + ": no elements to pack (every tensor is empty)";
+    return 2;
+  }
   for (const Tensor& t : m.tensors) r.in_bytes += t.data.size();
   const uint64_t before = tb::failure_count();
   PackSim sim(a, o, m, jobs);
