@@ -1,51 +1,27 @@
 #include "cli_util.h"
 
-#include "ndp/quantize.h"
+#include "ndp/model_load.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <regex>
 
 namespace ndp::cli {
 
 Result<Model> load_model_arg(const Args& a) {
   if (a.pos.empty()) return Status::Error("missing model PATH");
-  auto fmt = parse_model_format(a.get("--format", "auto"));
-  if (!fmt.ok()) return fmt.status();
-  auto m = read_model(a.pos[0], fmt.value());
-  if (!m.ok()) return m.status();
+  ModelLoadOptions o;
+  o.format = a.get("--format", "auto");
   if (a.has("--as")) {
-    auto target = parse_quantize_target(a.get("--as"));
-    if (!target.ok()) return target.status();
-    QuantizeOptions q;
-    q.target = target.value();
+    o.as = a.get("--as");
     if (a.has("--group")) {
-      char* end = nullptr;
-      const std::string g = a.get("--group");
-      const long v = std::strtol(g.c_str(), &end, 10);
-      if (g.empty() || *end != '\0' || v < 1 || v > 65536)
-        return Status::Error("--group must be an integer in 1..65536, got '" + g + "'");
-      q.group = static_cast<uint32_t>(v);
+      o.group = a.get("--group");
+      if (o.group.empty()) return Status::Error("--group must be an integer in 1..65536, got ''");
     }
-    NDP_RETURN_IF_ERROR(quantize_model(m.value(), q));
   }
-  if (a.has("--match")) {
-    std::regex re;
-    try {
-      re = std::regex(a.get("--match"), std::regex::extended);
-    } catch (const std::regex_error& e) {
-      return Status::Error("--match '" + a.get("--match") + "' is not a valid regular expression");
-    }
-    std::vector<Tensor> keep;
-    for (auto& t : m->tensors)
-      if (std::regex_search(t.name, re)) keep.push_back(std::move(t));
-    m->tensors = std::move(keep);
-    if (m->tensors.empty()) return Status::Error(a.pos[0] + ": no tensor name matches --match '" + a.get("--match") + "'");
-  }
-  if (m->tensors.empty()) return Status::Error(a.pos[0] + ": no tensors found");
-  return m;
+  o.match = a.get("--match");  // an empty expression matches every name
+  return load_model(a.pos[0], o);
 }
 
 Status write_file(const std::string& path, const std::vector<uint8_t>& bytes) {

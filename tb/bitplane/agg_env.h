@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,8 @@ class AggEnv {
   bool finish();
 
   void keep_output(bool on) { keep_ = on; }
+  // The output sink takes a beat only while gate() holds (a consumer's buffer with room).
+  void set_output_gate(std::function<bool()> gate) { sink_->set_gate(std::move(gate)); }
   const std::vector<uint8_t>& output() const { return out_bytes_; }
   const StreamStats& stats() const { return st_; }
   Dut<Vbp_aggregator>& dut() { return dut_; }

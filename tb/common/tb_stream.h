@@ -90,6 +90,9 @@ class StreamSink : public Component {
     p_.set_ready(false);
   }
   void set_backpressure(double bp) { bp_ = bp; }
+  // Flow control from the consumer (e.g. a buffer with room for one more beat): ready stays low
+  // while gate() is false; evaluated in drive(), so it sees the state after this cycle's beats.
+  void set_gate(std::function<bool()> gate) { gate_ = std::move(gate); }
   uint64_t received() const { return n_; }
   void sample() override {
     if (ready_ && p_.valid()) {
@@ -98,7 +101,7 @@ class StreamSink : public Component {
     }
   }
   void drive() override {
-    ready_ = !rng_.chance(bp_);
+    ready_ = !rng_.chance(bp_) && (!gate_ || gate_());
     p_.set_ready(ready_);
   }
 
@@ -107,6 +110,7 @@ class StreamSink : public Component {
   Rng& rng_;
   double bp_;
   std::function<void(const Beat&)> on_beat_;
+  std::function<bool()> gate_;
   bool ready_ = false;
   uint64_t n_ = 0;
 };

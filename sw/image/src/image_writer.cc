@@ -25,6 +25,7 @@ struct ImageWriter::Impl {
   std::vector<TensorStats> stats;
   std::set<std::string> names;
   BlockEncoder enc;
+  PlaneBlockEncoder custom;  // set_block_encoder (empty: enc)
   std::vector<uint8_t> scratch;
   std::vector<std::vector<uint8_t>> planes;
   uint64_t max_bytes = 0;         // set_max_image_bytes (0: none)
@@ -108,7 +109,8 @@ Status ImageWriter::Impl::encode_chunk(size_t ti, uint64_t k,
     if (!keep) scratch.clear();
     const size_t before = dst.size();
     PlaneStats& ps = s.planes[p];
-    auto r = enc.encode(slots[p]->data(), slots[p]->size(), t.plane_ids[p], k, policy, ps.guard, dst);
+    auto r = custom ? custom(slots[p]->data(), slots[p]->size(), t.plane_ids[p], k, policy, ps.guard, dst)
+                    : enc.encode(slots[p]->data(), slots[p]->size(), t.plane_ids[p], k, policy, ps.guard, dst);
     if (!r.ok()) return Status(r.status()).prepend("tensor '" + t.name + "' chunk " + std::to_string(k) + ": ");
     const uint64_t stored = dst.size() - before;
     data_bytes += stored;
@@ -220,6 +222,7 @@ Status ImageWriter::add_kv_stream(const std::string& name, DType t, const KvGeom
 }
 
 void ImageWriter::set_max_image_bytes(uint64_t bytes) { impl_->max_bytes = bytes; }
+void ImageWriter::set_block_encoder(PlaneBlockEncoder enc) { impl_->custom = std::move(enc); }
 
 const std::vector<TensorStats>& ImageWriter::stats() const { return impl_->stats; }
 

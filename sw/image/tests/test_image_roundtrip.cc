@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "image_test_util.h"
 #include "ndp/image.h"
+#include "ndp/zstd_hw_model.h"
 
 namespace ndp {
 namespace {
@@ -296,6 +298,62 @@ TEST(ImageWriterAtomic, LimitIsInclusive) {
   w.set_max_image_bytes(probe.image_bytes());
   ASSERT_TRUE(w.add_tensor("a", DType::kBF16, {3000}, a.data(), a.size(), {1024}).ok());
   EXPECT_EQ(w.finish().value().size(), probe.image_bytes());
+}
+
+// set_block_encoder: the writer's container around blocks another encoder wrote (the RTL runner's
+// `ndp-rtl pack` hands over the hardware lanes' blocks this way).
+TEST(ImageWriterEncoder, ForeignBlocksInTheSameContainer) {
+  const std::vector<uint8_t> a = weights(DType::kBF16, 70000, 31), b = weights(DType::kBF16, 100, 32);
+  // the software encoder passed in by hand gives the default writer's image, byte for byte
+  ImageWriter def, same;
+  auto enc = std::make_shared<BlockEncoder>();
+  uint64_t calls = 0;
+  same.set_block_encoder([enc, &calls](const uint8_t* p, size_t n, uint8_t id, uint64_t k, CodecPolicy pol, bool g,
+                                       std::vector<uint8_t>& out) {
+    ++calls;
+    return enc->encode(p, n, id, k, pol, g, out);
+  });
+  for (ImageWriter* w : {&def, &same}) {
+    ASSERT_TRUE(w->add_tensor("a", DType::kBF16, {70000}, a.data(), a.size(), {32768, Layout::kExpByte}).ok());
+    ASSERT_TRUE(w->add_tensor("b", DType::kBF16, {100}, b.data(), b.size(), {64, Layout::kBitplane}).ok());
+  }
+  EXPECT_EQ(calls, 3u * 9 + 2u * 16);  // one call per plane block, in storage order
+  EXPECT_EQ(def.finish().value(), same.finish().value());
+
+  // the hardware lane's golden encoder: a different block mix, still a valid image read back exactly
+  ImageWriter hw;
+  hw.set_block_encoder([](const uint8_t* p, size_t n, uint8_t id, uint64_t k, CodecPolicy pol, bool g,
+                          std::vector<uint8_t>& out) { return encode_block_lane(p, n, id, k, pol, g, out); });
+  ASSERT_TRUE(hw.add_tensor("a", DType::kBF16, {70000}, a.data(), a.size(), {32768, Layout::kExpByte}).ok());
+  EXPECT_GT(hw.stats()[0].planes[0].huffman_blocks + hw.stats()[0].planes[1].huffman_blocks, 0u);
+  auto r = open_ok(hw.finish().value());
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->verify().empty());
+  std::vector<uint8_t> back;
+  ASSERT_TRUE(r->read_tensor(0, back).ok());
+  EXPECT_EQ(back, a);
+}
+
+TEST(ImageWriterEncoder, FailingEncoderLeavesTheWriterAsItWas) {
+  const std::vector<uint8_t> a = weights(DType::kBF16, 1000, 33);
+  ImageWriter w;
+  ASSERT_TRUE(w.add_tensor("first", DType::kBF16, {1000}, a.data(), a.size(), {64}).ok());
+  const uint64_t size = w.image_bytes();
+  int left = 20;
+  w.set_block_encoder([&left](const uint8_t* p, size_t n, uint8_t id, uint64_t k, CodecPolicy pol, bool g,
+                              std::vector<uint8_t>& out) -> Result<BlockInfo> {
+    if (--left == 0) return Status::Error("lane gave up");
+    return encode_block_lane(p, n, id, k, pol, g, out);
+  });
+  Status st = w.add_tensor("second", DType::kBF16, {1000}, a.data(), a.size(), {64});
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("tensor 'second' chunk 2: lane gave up"), std::string::npos) << st.message();
+  EXPECT_EQ(w.image_bytes(), size);
+  w.set_block_encoder({});  // back to the software encoder
+  ASSERT_TRUE(w.add_tensor("second", DType::kBF16, {1000}, a.data(), a.size(), {64}).ok());
+  auto r = open_ok(w.finish().value());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->tensors().size(), 2u);
 }
 
 }  // namespace

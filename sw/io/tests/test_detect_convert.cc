@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "ndp/convert.h"
+#include "ndp/model_load.h"
 #include "ndp/model_reader.h"
 #include "synth.h"
 #include "test_util.h"
@@ -144,6 +145,33 @@ TEST(ConvertBf16, RealModelWithinHalfUlp) {
       ASSERT_LE(std::fabs(x - y), std::fabs(x) * std::ldexp(1.0, -8) + 1e-38) << bf.tensors[k].name << "[" << i << "]";
     }
   EXPECT_EQ(n, model_elements(r.value()));
+}
+
+// ndp::load_model: the options of `ndp pack` (and `ndp-rtl pack`) in one place.
+TEST_F(Detect, LoadModelOptions) {
+  const std::string p = put("a.safetensors", synth::tiny_safetensors());  // a.weight F32, "b\u00e9" F16, c BF16
+  auto all = load_model(p, {});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  ASSERT_EQ(all->tensors.size(), 3u);
+  auto bf = load_model(p, {"safetensors", "bf16", "", "^(a|c)"});
+  ASSERT_TRUE(bf.ok()) << bf.status().message();
+  ASSERT_EQ(bf->tensors.size(), 2u);
+  for (const Tensor& t : bf->tensors) EXPECT_EQ(t.dtype, DType::kBF16) << t.name;
+  EXPECT_EQ(bf->tensors[0].data.size(), 2u * all->tensors[0].elements);
+  const std::pair<ModelLoadOptions, const char*> bad[] = {
+      {{"onnx", "", "", ""}, "onnx"},
+      {{"auto", "fp4", "", ""}, "fp4"},
+      {{"auto", "int8", "0", ""}, "--group must be an integer in 1..65536, got '0'"},
+      {{"auto", "int8", "12x", ""}, "--group"},
+      {{"auto", "", "", "("}, "not a valid regular expression"},
+      {{"auto", "", "", "^zzz"}, "no tensor name matches --match '^zzz'"},
+  };
+  for (const auto& [o, want] : bad) {
+    auto r = load_model(p, o);
+    ASSERT_FALSE(r.ok()) << want;
+    EXPECT_NE(r.status().message().find(want), std::string::npos) << r.status().message();
+  }
+  EXPECT_FALSE(load_model((dir_ / "missing.bin").string(), {}).ok());
 }
 
 }  // namespace

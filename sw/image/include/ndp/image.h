@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -80,6 +81,13 @@ struct TensorStats {
   std::vector<PlaneStats> planes;  // storage order
 };
 
+// Encoder of one plane block with BlockEncoder::encode's contract: appends the stored block (12-byte
+// header + payload) of plane[0..n-1] to out and returns what it chose. ImageWriter calls it once per
+// plane block, in storage order (tensor, chunk, slot).
+using PlaneBlockEncoder = std::function<Result<BlockInfo>(const uint8_t* plane, size_t n, uint8_t plane_id,
+                                                          uint64_t block_id, CodecPolicy policy, bool guard,
+                                                          std::vector<uint8_t>& out)>;
+
 // Builds an image in memory. Not thread-safe.
 class ImageWriter {
  public:
@@ -108,6 +116,10 @@ class ImageWriter {
   // Limit on the finished image, e.g. the device DRAM it must fit (0 = none, the default): an add
   // whose chunks would make image_bytes() exceed it fails at the first chunk that crosses it.
   void set_max_image_bytes(uint64_t bytes);
+  // The encoder of every plane block added from now on (empty: the software BlockEncoder, the
+  // default). `ndp-rtl pack` sets one that hands over the blocks the RTL encode lanes wrote, so the
+  // image around them (chunk layout, plane index, tensor table) is this writer's.
+  void set_block_encoder(PlaneBlockEncoder enc);
 
   const std::vector<TensorStats>& stats() const;
   // Size in bytes the finished image has (header, data, indexes, table).
