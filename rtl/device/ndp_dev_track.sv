@@ -67,16 +67,19 @@ module ndp_dev_track #(
              && !(parked_q[i] && busy_i[buf_q[i]]);
     end
   end
-  // the oldest candidate: the lowest one at or after the head, else the lowest one. The lowest set
-  // bit of {cand, cand at/after head} (x & -x: a parallel-prefix carry) is that entry, one-hot.
-  logic [2*Track-1:0] dbl, dbl_first;
-  logic [Track-1:0]   below_head, first;
+  // the oldest candidate: the lowest one at or after the head, else the lowest one. It is the
+  // lowest set bit of {cand, cand at/after head}, found with a prefix OR in log2(2 Track) levels of
+  // word-wide shifts (an x & -x carry chain maps to a ripple), then encoded from one-hot.
+  logic [2*Track-1:0] dbl, dbl_pfx, dbl_first;
+  logic [Track-1:0]   at_head, first;
   logic [KW-1:0]      sel;
-  assign below_head = (Track'(1) << head_q[KW-1:0]) - Track'(1);
-  assign dbl        = {cand, cand & ~below_head};
-  assign dbl_first  = dbl & (~dbl + 1'b1);
-  assign first      = dbl_first[Track-1:0] | dbl_first[2*Track-1:Track];
   always_comb begin
+    for (int unsigned i = 0; i < Track; i++) at_head[i] = KW'(i) >= head_q[KW-1:0];
+    dbl     = {cand, cand & at_head};
+    dbl_pfx = dbl;                  // dbl_pfx[i]: some bit of dbl at or below i
+    for (int unsigned s = 1; s < 2 * Track; s = s * 2) dbl_pfx = dbl_pfx | (dbl_pfx << s);
+    dbl_first = dbl & ~(dbl_pfx << 1);
+    first     = dbl_first[Track-1:0] | dbl_first[2*Track-1:Track];
     sel = '0;
     for (int unsigned i = 0; i < Track; i++) sel = sel | (first[i] ? KW'(i) : '0);
   end
