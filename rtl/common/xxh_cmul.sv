@@ -17,7 +17,8 @@ module xxh_cmul #(
   parameter int unsigned    NA = 1
 ) (
   input  logic [NX*W-1:0] x_i,     // operand k at bits k*W +: W
-  input  logic [NA*W-1:0] a_i,     // addend k at bits k*W +: W (tie unused ones to '0)
+  input  logic [NA*W-1:0] a_i,     // addend k at bits k*W +: W (tie unused ones to '0); the
+                                   // addends enter the tree last, the highest k latest
   output logic [W-1:0]    sum_o,
   output logic [W-1:0]    carry_o
 );
@@ -53,15 +54,15 @@ module xxh_cmul #(
   localparam logic [W-1:0]   CN = D[2*W-1:W];
   localparam logic [W-1:0]   DG = CP | CN;
   localparam int unsigned    ND = below(DG, W);      // digits per operand
-  localparam int unsigned    N  = NA + NX * ND + 1;  // addends, operand rows, constant row
+  localparam int unsigned    N  = NX * ND + 1 + NA;  // operand rows, constant row, addends
 
   logic [N*W-1:0] rows;
 
-  assign rows[0 +: NA*W] = a_i;
+  assign rows[(NX*ND + 1)*W +: NA*W] = a_i;   // last: the rows that enter the tree latest
   for (genvar k = 0; k < NX; k++) begin : gen_x
     for (genvar i = 0; i < W; i++) begin : gen_digit
       if (DG[i]) begin : gen_row
-        localparam int unsigned R = NA + k * ND + below(DG, i);
+        localparam int unsigned R = k * ND + below(DG, i);
         if (CP[i]) begin : gen_pos
           assign rows[R*W +: W] = x_i[k*W +: W] << i;
         end else begin : gen_neg
@@ -70,7 +71,7 @@ module xxh_cmul #(
       end
     end
   end
-  assign rows[(N-1)*W +: W] = W'(NX) * CN;
+  assign rows[NX*ND*W +: W] = W'(NX) * CN;
 
   csa_tree #(.W(W), .N(N)) u_tree (.rows_i(rows), .sum_o(sum_o), .carry_o(carry_o));
 

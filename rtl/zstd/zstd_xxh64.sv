@@ -86,32 +86,37 @@ module zstd_xxh64 (
   logic [255:0] sa;              // stage 2 sums acc + m
   pass_e       launch;
   logic [63:0] w4;               // the tail's 4-byte word (after the 8-byte words)
+  // operands of the lane multipliers and adders
+  logic [255:0] lanev, accv, sxv, mqv;
 
   always_comb begin
     launch = PNone;
     if (stripe) launch = PStripe;
     else if (mq_pend_q) launch = PMerge;
     else if (fin_go && cnt_q >= 6'd4) launch = PTail;
+    for (int k = 0; k < 4; k++) begin
+      lanev[k*64 +: 64] = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
+      accv[k*64 +: 64]  = (p1_q == PStripe) ? v_q[k] : 64'd0;
+      // a merge pass needs no accumulator: stage 3 takes rotl(m, 31) straight from stage 1
+      sxv[k*64 +: 64]   = (p1_q == PMerge) ? rotl(m_q[k], 31) : s_q[k];
+      mqv[k*64 +: 64]   = m_q[k];
+    end
   end
 
   for (genvar k = 0; k < 4; k++) begin : gen_lane
-    logic [63:0] lane, acc, sx, ms, mc, ss, sc;
+    logic [63:0] ms, mc, ss, sc;
     logic [63:0] unused_co1, unused_co2, unused_co3;
-    assign lane = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
-    assign acc  = (p1_q == PStripe) ? v_q[k] : 64'd0;
-    // a merge pass needs no accumulator: stage 3 takes rotl(m, 31) straight from stage 1
-    assign sx   = (p1_q == PMerge) ? rotl(m_q[k], 31) : s_q[k];
     xxh_cmul #(.W(64), .C(P2), .NX(1), .NA(1)) u_m (
-      .x_i(lane), .a_i(64'd0), .sum_o(ms), .carry_o(mc)
+      .x_i(lanev[k*64 +: 64]), .a_i(64'd0), .sum_o(ms), .carry_o(mc)
     );
     pfx_add #(.W(64)) u_madd (
       .a_i(ms), .b_i(mc), .ci_i(1'b0), .sum_o(mp[k*64 +: 64]), .co_o(unused_co1)
     );
     pfx_add #(.W(64)) u_acc (
-      .a_i(acc), .b_i(m_q[k]), .ci_i(1'b0), .sum_o(sa[k*64 +: 64]), .co_o(unused_co2)
+      .a_i(accv[k*64 +: 64]), .b_i(mqv[k*64 +: 64]), .ci_i(1'b0), .sum_o(sa[k*64 +: 64]), .co_o(unused_co2)
     );
     xxh_cmul #(.W(64), .C(P1), .NX(1), .NA(1)) u_s (
-      .x_i(sx), .a_i(64'd0), .sum_o(ss), .carry_o(sc)
+      .x_i(sxv[k*64 +: 64]), .a_i(64'd0), .sum_o(ss), .carry_o(sc)
     );
     pfx_add #(.W(64)) u_sadd (
       .a_i(ss), .b_i(sc), .ci_i(1'b0), .sum_o(sp[k*64 +: 64]), .co_o(unused_co3)
@@ -152,12 +157,14 @@ module zstd_xxh64 (
   logic [1:0]  k_q;              // merge lane / tail word / tail byte index
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
-  logic [7:0]  tb [3];
+  logic [191:0] tbv;            // the tail bytes, zero-extended
+  logic [255:0] srrows;          // rows of the merge's start value
   logic [63:0] a1, a2, a3;       // multiplier inputs
   logic [63:0] d1, d2;           // their addends: P4 / length + P4 / 0, P3 / 0
   logic [63:0] m1, m2, m3;       // products plus addends
   logic [63:0] sumrot, sumrot_q;  // the merge's start value, kept with the accumulators
   logic [63:0] len_n;            // the length after this cycle's bytes
+  logic [63:0] len_a, len_b;
   logic [63:0] lp4_q, lp5_q;     // length + P4, length + P5
   logic [63:0] lp4, lp5;
   logic        long_msg;         // 32 bytes or more: the merge runs
@@ -167,7 +174,8 @@ module zstd_xxh64 (
   always_comb begin
     n8 = cnt_q[4:3];
     w4 = 64'(buf_q[9'({n8, 6'b000000}) +: 32]);
-    for (int j = 0; j < 3; j++) tb[j] = buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8];
+    for (int j = 0; j < 3; j++) tbv[j*64 +: 64] = 64'(buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8]);
+    srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
     unique case (state_q)
       XMStep:  a1 = h_q ^ r_q[k_q];
       XT8:     a1 = rotl(h_q ^ t_q[k_q], 27);
@@ -178,6 +186,8 @@ module zstd_xxh64 (
     a3 = h_q ^ (h_q >> 29);
     d1 = (state_q == XT1) ? 64'd0 : ((state_q == XMStep && k_q == 2'd3) ? lp4_q : P4);
     d2 = (state_q == XT4) ? P3 : 64'd0;
+    len_a = clear_i ? 64'd0 : len_q;
+    len_b = (in_valid_i && state_q == XFeed && !clear_i) ? 64'(in_cnt_i) : 64'd0;
   end
 
   // the shared multipliers, each closed by its carry-propagate adder
@@ -190,15 +200,12 @@ module zstd_xxh64 (
   pfx_add #(.W(64)) u_m2a (.a_i(s2), .b_i(c2), .ci_i(1'b0), .sum_o(m2), .co_o(unused_co[64 +: 64]));
   pfx_add #(.W(64)) u_m3a (.a_i(s3), .b_i(c3), .ci_i(1'b0), .sum_o(m3), .co_o(unused_co[128 +: 64]));
   csa_tree #(.W(64), .N(4)) u_sr (
-    .rows_i({rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)}),
-    .sum_o(sr_s), .carry_o(sr_c)
+    .rows_i(srrows), .sum_o(sr_s), .carry_o(sr_c)
   );
   pfx_add #(.W(64)) u_sra (.a_i(sr_s), .b_i(sr_c), .ci_i(1'b0), .sum_o(sumrot), .co_o(unused_co[192 +: 64]));
   // the length counter and its sums with P4 and P5 (ready the cycle after the last byte or clear_i)
   pfx_add #(.W(64)) u_len (
-    .a_i(clear_i ? 64'd0 : len_q),
-    .b_i((in_valid_i && state_q == XFeed && !clear_i) ? 64'(in_cnt_i) : 64'd0), .ci_i(1'b0),
-    .sum_o(len_n), .co_o(unused_co[256 +: 64])
+    .a_i(len_a), .b_i(len_b), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_co[256 +: 64])
   );
   pfx_add #(.W(64)) u_lp4 (.a_i(len_n), .b_i(P4), .ci_i(1'b0), .sum_o(lp4), .co_o(unused_co[320 +: 64]));
   pfx_add #(.W(64)) u_lp5 (.a_i(len_n), .b_i(P5), .ci_i(1'b0), .sum_o(lp5), .co_o(unused_co[384 +: 64]));
@@ -209,7 +216,7 @@ module zstd_xxh64 (
     logic [63:0] ys, yc;
     logic [63:0] unused_yco;
     xxh_cmul #(.W(64), .C(P5), .NX(1), .NA(1)) u_y (
-      .x_i(64'(tb[j])), .a_i(64'd0), .sum_o(ys), .carry_o(yc)
+      .x_i(tbv[j*64 +: 64]), .a_i(64'd0), .sum_o(ys), .carry_o(yc)
     );
     pfx_add #(.W(64)) u_ya (.a_i(ys), .b_i(yc), .ci_i(1'b0), .sum_o(yp[j*64 +: 64]), .co_o(unused_yco));
   end

@@ -21,5 +21,5 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv
           ${NDP_RTL_DIR}/common/xxh_cmul.sv ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
-          ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
+          ${NDP_RTL_LANE}/lane_xxh32_round.sv ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
           ${NDP_RTL_LANE}/codec_lane_dec.sv ${NDP_RTL_LANE}/codec_lane.sv)
