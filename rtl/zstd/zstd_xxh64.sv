@@ -154,7 +154,13 @@ module zstd_xxh64 (
 
   // ---------------------------------------------------------------------------------------------
   // Serial hash steps, one shared multiplier per constant
-  logic [1:0]  k_q;              // merge lane / tail word / tail byte index
+  logic [1:0]  k_q, k_d;         // merge lane / tail word / tail byte index
+  state_e      state_d;
+  // The multiplier operands of the next step, prepared a cycle ahead from state_d / k_d so that
+  // no state decode or indexed read sits in front of the trees: the value XORed into h (r_q,
+  // t_q or y_q at k) and one-hot modes.
+  logic [63:0] p_q, p_d;
+  logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
   logic [191:0] tbv;            // the tail bytes, zero-extended
@@ -176,16 +182,13 @@ module zstd_xxh64 (
     w4 = 64'(buf_q[9'({n8, 6'b000000}) +: 32]);
     for (int j = 0; j < 3; j++) tbv[j*64 +: 64] = 64'(buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8]);
     srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
-    unique case (state_q)
-      XMStep:  a1 = h_q ^ r_q[k_q];
-      XT8:     a1 = rotl(h_q ^ t_q[k_q], 27);
-      XT1:     a1 = rotl(h_q ^ y_q[k_q], 11);
-      default: a1 = sumrot_q ^ r_q[0];               // XFeed: the first merge step at fin_go
-    endcase
-    a2 = (state_q == XT4) ? rotl(h_q ^ t_q[3], 23) : (h_q ^ (h_q >> 33));
+    // XFeed (no mode): the first merge step at fin_go
+    a1 = ({64{ms_q}} & (h_q ^ p_q)) | ({64{t8_q}} & rotl(h_q ^ p_q, 27)) |
+         ({64{t1_q}} & rotl(h_q ^ p_q, 11)) | ({64{!(ms_q || t8_q || t1_q)}} & (sumrot_q ^ r_q[0]));
+    a2 = t4_q ? rotl(h_q ^ p_q, 23) : (h_q ^ (h_q >> 33));
     a3 = h_q ^ (h_q >> 29);
-    d1 = (state_q == XT1) ? 64'd0 : ((state_q == XMStep && k_q == 2'd3) ? lp4_q : P4);
-    d2 = (state_q == XT4) ? P3 : 64'd0;
+    d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
+    d2 = t4_q ? P3 : 64'd0;
     len_a = clear_i ? 64'd0 : len_q;
     len_b = (in_valid_i && state_q == XFeed && !clear_i) ? 64'(in_cnt_i) : 64'd0;
   end
@@ -230,6 +233,72 @@ module zstd_xxh64 (
     end
   end
 
+  // next state and index
+  always_comb begin
+    state_d = state_q;
+    k_d     = k_q;
+    unique case (state_q)
+      XFeed: if (fin_go) begin
+        k_d     = long_msg ? 2'd1 : 2'd0;
+        state_d = long_msg ? XMStep : XWait;   // the tail rounds follow the merge
+      end
+      XWait: if (p1_q == PNone && p2_q == PNone) begin
+        if (n8 != 2'd0) state_d = XT8;
+        else if (cnt_q[2]) state_d = XT4;
+        else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+        else state_d = XAv1;
+      end
+      XMStep: begin
+        k_d = k_q + 2'd1;
+        if (k_q == 2'd3) begin
+          k_d = '0;
+          if (n8 != 2'd0) state_d = XT8;
+          else if (cnt_q[2]) state_d = XT4;
+          else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+          else state_d = XAv1;
+        end
+      end
+      XT8: begin
+        k_d = k_q + 2'd1;
+        if (k_q + 2'd1 == n8) begin
+          k_d = '0;
+          if (cnt_q[2]) state_d = XT4;
+          else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+          else state_d = XAv1;
+        end
+      end
+      XT4:  state_d = (cnt_q[1:0] != 2'd0) ? XT1 : XAv1;
+      XT1: begin
+        k_d = k_q + 2'd1;
+        if (k_q + 2'd1 == cnt_q[1:0]) state_d = XAv1;
+      end
+      XAv1: state_d = XAv2;
+      XAv2: state_d = XDone;
+      default: ;
+    endcase
+    if (clear_i) begin
+      state_d = XFeed;
+      k_d     = '0;
+    end
+    // r_q, t_q and y_q are final when a step that reads them is entered (the merge and tail
+    // passes have left the pipeline, y_q is written at fin_go)
+    unique case (state_d)
+      XMStep:  p_d = r_q[k_d];
+      XT8:     p_d = t_q[k_d];
+      XT4:     p_d = t_q[3];
+      default: p_d = y_q[k_d];
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    p_q  <= p_d;
+    ms_q <= (state_d == XMStep);
+    t8_q <= (state_d == XT8);
+    t4_q <= (state_d == XT4);
+    t1_q <= (state_d == XT1);
+    ml_q <= (state_d == XMStep && k_d == 2'd3);
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= XFeed;
@@ -240,66 +309,22 @@ module zstd_xxh64 (
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else begin
-      buf_q <= buf_n;
-      cnt_q <= cnt_n;
-      len_q <= len_n;
+      buf_q   <= buf_n;
+      cnt_q   <= cnt_n;
+      len_q   <= len_n;
+      state_q <= state_d;
+      k_q     <= k_d;
       if (p2_q == PStripe) begin
         for (int k = 0; k < 4; k++) v_q[k] <= sp[k*64 +: 64];
       end
       unique case (state_q)
-        XFeed: begin
-          if (fin_go) begin
-            h_q     <= long_msg ? m1 : lp5_q;   // m1 includes P4
-            k_q     <= long_msg ? 2'd1 : 2'd0;
-            state_q <= long_msg ? XMStep : XWait;   // the tail rounds follow the merge
-          end
-        end
-        XWait: begin
-          if (p1_q == PNone && p2_q == PNone) begin
-            if (n8 != 2'd0) state_q <= XT8;
-            else if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XMStep: begin
-          h_q <= m1;   // + P4, + the length at k_q == 3
-          k_q <= k_q + 2'd1;
-          if (k_q == 2'd3) begin
-            k_q <= '0;
-            if (n8 != 2'd0) state_q <= XT8;
-            else if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XT8: begin
-          h_q <= m1;   // + P4
-          k_q <= k_q + 2'd1;
-          if (k_q + 2'd1 == n8) begin
-            k_q <= '0;
-            if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XT4: begin
-          h_q <= m2;   // + P3
-          state_q <= (cnt_q[1:0] != 2'd0) ? XT1 : XAv1;
-        end
-        XT1: begin
-          h_q <= m1;
-          k_q <= k_q + 2'd1;
-          if (k_q + 2'd1 == cnt_q[1:0]) state_q <= XAv1;
-        end
-        XAv1: begin
-          h_q     <= m2;
-          state_q <= XAv2;
-        end
-        XAv2: begin
-          h_q     <= m3 ^ (m3 >> 32);
-          state_q <= XDone;
-        end
+        XFeed:  if (fin_go) h_q <= long_msg ? m1 : lp5_q;   // m1 includes P4
+        XMStep: h_q <= m1;   // + P4, + the length at k_q == 3
+        XT8:    h_q <= m1;   // + P4
+        XT4:    h_q <= m2;   // + P3
+        XT1:    h_q <= m1;
+        XAv1:   h_q <= m2;
+        XAv2:   h_q <= m3 ^ (m3 >> 32);
         default: ;
       endcase
     end
