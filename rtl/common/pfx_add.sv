@@ -29,15 +29,9 @@ module pfx_add #(
   assign p[W-1:0]   = {p0[W-1:1], 1'b0};   // bit 0's group reaches the carry-in: fully resolved
 
   for (genvar l = 0; l < L; l++) begin : gen_lvl
-    for (genvar i = 0; i < W; i++) begin : gen_bit
-      if (i >= (1 << l)) begin : gen_op
-        assign g[(l+1)*W + i] = g[l*W + i] | (p[l*W + i] & g[l*W + i - (1 << l)]);
-        assign p[(l+1)*W + i] = p[l*W + i] & p[l*W + i - (1 << l)];
-      end else begin : gen_pass
-        assign g[(l+1)*W + i] = g[l*W + i];
-        assign p[(l+1)*W + i] = p[l*W + i];
-      end
-    end
+    // bits i >= 2^l combine with bit i - 2^l; the lower bits pass
+    assign g[(l+1)*W +: W] = g[l*W +: W] | (p[l*W +: W] & (g[l*W +: W] << (1 << l)));
+    assign p[(l+1)*W +: W] = p[l*W +: W] & ((p[l*W +: W] << (1 << l)) | ~({W{1'b1}} << (1 << l)));
   end
 
   assign co_o  = g[L*W +: W];
