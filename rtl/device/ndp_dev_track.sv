@@ -180,6 +180,10 @@ module ndp_dev_track #(
   end
   logic [KW:0] f_used;
   assign f_used = tail_q - head_q;
+  // The per-entry properties loop over FT entries: all of them at the proof's size (Track <= 8),
+  // none at larger sizes (read_verilog also elaborates the default Track = 64, where the nested
+  // loops alone took minutes).
+  localparam int unsigned FT = (Track <= 8) ? Track : 0;
   function automatic logic [KW-1:0] f_dist(input logic [KW-1:0] i);
     f_dist = i - head_q[KW-1:0];
   endfunction
@@ -187,14 +191,14 @@ module ndp_dev_track #(
     if (rst_ni) begin
       assert (32'(f_used) <= Track);
       if (cur_v_q) assert (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]);
-      for (int unsigned i = 0; i < Track; i++) begin
+      for (int unsigned i = 0; i < FT; i++) begin
         logic older_same, younger_same;
         logic [KW-1:0] youngest_older;
         older_same = 1'b0;
         younger_same = 1'b0;
         youngest_older = '0;
         if (!(32'(f_dist(KW'(i))) < 32'(f_used))) assert (!valid_q[i]);
-        for (int unsigned j = 0; j < Track; j++) begin
+        for (int unsigned j = 0; j < FT; j++) begin
           if (j != i && valid_q[j] && id_q[j] == id_q[i]) begin
             if (f_dist(KW'(j)) < f_dist(KW'(i))) begin
               if (!older_same || f_dist(KW'(j)) > f_dist(youngest_older)) youngest_older = KW'(j);
@@ -215,7 +219,7 @@ module ndp_dev_track #(
   always @(*) begin
     if (rst_ni && sel_valid_o) begin
       assert (cand[sel]);
-      for (int unsigned i = 0; i < Track; i++) if (cand[i]) assert (f_dist(KW'(i)) >= f_dist(sel));
+      for (int unsigned i = 0; i < FT; i++) if (cand[i]) assert (f_dist(KW'(i)) >= f_dist(sel));
     end
   end
   always @(posedge clk_i) begin
