@@ -172,6 +172,18 @@ synth_block() {
   logicbits=$(awk '/Number of memory bits:/ {print $NF}' "$D/logic_mem.txt" | tail -1)
   membits=$(( ${membits:-0} - ${logicbits:-0} ))
   [ -n "$bb" ] && macros=$(awk -v bb="$bb" '{for (i = split(bb, a, " "); i > 0; i--) if ($1 ~ a[i] && $2 ~ /^[0-9]+$/) s += $2} END {print s + 0}' "$D/macros.txt")
+  # every black box of the elaborated design must survive synthesis: Yosys removes one whose
+  # outputs drive nothing, which is also what happens to an output bound to an unpacked-array
+  # element (Yosys 0.23 loses that connection): the row would then time logic without its RAM
+  for m in $bb; do
+    local n_in n_out
+    n_in=$(awk -v m="$m" '$1 == m {s += $2} END {print s + 0}' "$D/logic_mem.txt")
+    n_out=$(awk -v m="$m" '$1 == m {s += $2} END {print s + 0}' "$D/macros.txt")
+    if [ "$n_out" -lt "$n_in" ]; then
+      echo "synth: $block: synthesis removed $((n_in - n_out)) of $n_in $m instances (an output on an unpacked-array element, or unused)" >&2
+      return 1
+    fi
+  done
 
   # Static timing: ideal clock, inputs and outputs at the clock edge; exposed macro clock pins
   # (outputs named *clk_i) carry the clock, not data, and are not constrained.

@@ -207,6 +207,9 @@ module lz4_dec_copy #(
 
   for (genvar k = 0; k < MatchSlots; k++) begin : gen_rep
     for (genvar b = 0; b < OutBytes; b++) begin : gen_bank
+      // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+      // unpacked-array element (the RAM then vanished from synthesis)
+      logic [7:0] rd_rdata;
       ram_1r1w #(.Width(8), .Depth(Rows)) u_ram (
         .clk_i,
         .rst_ni,
@@ -216,8 +219,9 @@ module lz4_dec_copy #(
         .wdata_i(wdata[b]),
         .re_i   (adv),
         .raddr_i(raddr[k][b]),
-        .rdata_o(rdata[k][b])
+        .rdata_o(rd_rdata)
       );
+      assign rdata[k][b] = rd_rdata;
     end
   end
 

@@ -53,6 +53,9 @@ module lz4_enc_inram #(
   end
 
   for (genvar b = 0; b < Banks; b++) begin : gen_bank
+    // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAM then vanished from synthesis)
+    logic [7:0] rd_ard;
     ram_1r1w #(.Width(8), .Depth(Rows)) u_a (
       .clk_i,
       .rst_ni,
@@ -62,8 +65,12 @@ module lz4_enc_inram #(
       .wdata_i(wdata[b]),
       .re_i   (1'b1),
       .raddr_i(aaddr[b]),
-      .rdata_o(ard[b])
+      .rdata_o(rd_ard)
     );
+    assign ard[b] = rd_ard;
+    // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAM then vanished from synthesis)
+    logic [7:0] rd_brd;
     ram_1r1w #(.Width(8), .Depth(Rows)) u_b (
       .clk_i,
       .rst_ni,
@@ -73,8 +80,9 @@ module lz4_enc_inram #(
       .wdata_i(wdata[b]),
       .re_i   (1'b1),
       .raddr_i(baddr[b]),
-      .rdata_o(brd[b])
+      .rdata_o(rd_brd)
     );
+    assign brd[b] = rd_brd;
   end
 
   always_ff @(posedge clk_i) begin

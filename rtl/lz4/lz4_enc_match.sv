@@ -127,6 +127,9 @@ module lz4_enc_match #(
   end
 
   for (genvar b = 0; b < HashBanks; b++) begin : gen_bank
+    // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAM then vanished from synthesis)
+    logic [EW-1:0] rd_t_rd;
     ram_1r1w #(.Width(EW), .Depth(Rows)) u_ram (
       .clk_i,
       .rst_ni,
@@ -136,8 +139,9 @@ module lz4_enc_match #(
       .wdata_i(t_wd[b]),
       .re_i   (t_re[b]),
       .raddr_i(t_ra[b]),
-      .rdata_o(t_rd[b])
+      .rdata_o(rd_t_rd)
     );
+    assign t_rd[b] = rd_t_rd;
   end
 
   // valid bits (flops, per bank and row)

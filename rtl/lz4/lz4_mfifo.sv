@@ -76,6 +76,9 @@ module lz4_mfifo #(
   end
 
   for (genvar b = 0; b < N; b++) begin : gen_bank
+    // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAM then vanished from synthesis)
+    logic [Width-1:0] rd_rd;
     ram_1r1w #(.Width(Width), .Depth(Rows)) u_ram (
       .clk_i,
       .rst_ni,
@@ -85,8 +88,9 @@ module lz4_mfifo #(
       .wdata_i(wd[b]),
       .re_i   (re[b]),
       .raddr_i(ra[b]),
-      .rdata_o(rd[b])
+      .rdata_o(rd_rd)
     );
+    assign rd[b] = rd_rd;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -171,16 +171,21 @@ module zstd_decoder #(
   logic              hw_valid;
   logic [1:0]        hw_idx;
   for (genvar k = 0; k < 4; k++) begin : gen_hs
+    // the macros' read ports on plain nets: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAMs then vanished from synthesis)
+    logic [7:0] rd_sym, rd_sym2;
     ram_1r1w #(.Width(8), .Depth(256)) u_sym_ram (
       .clk_i, .rst_ni,
       .we_i(sw_we), .waddr_i(sw_addr), .wlane_i(1'b1), .wdata_i(sw_data),
-      .re_i(sr_re[k]), .raddr_i(sr_addr[k]), .rdata_o(sr_data[k])
+      .re_i(sr_re[k]), .raddr_i(sr_addr[k]), .rdata_o(rd_sym)
     );
     ram_1r1w #(.Width(8), .Depth(256)) u_sym_ram2 (
       .clk_i, .rst_ni,
       .we_i(sw_we), .waddr_i(sw_addr), .wlane_i(1'b1), .wdata_i(sw_data),
-      .re_i(sr_re[k]), .raddr_i(sr_addr2[k]), .rdata_o(sr_data2[k])
+      .re_i(sr_re[k]), .raddr_i(sr_addr2[k]), .rdata_o(rd_sym2)
     );
+    assign sr_data[k]  = rd_sym;
+    assign sr_data2[k] = rd_sym2;
     zstd_huf_stream #(.AddrW(AddrW), .LitWAW(LitWAW)) u_hs (
       .clk_i, .rst_ni,
       .start_i(hs_start[k]), .count_i(hs_count[k*18 +: 18]),

@@ -176,6 +176,9 @@ module zstd_exec #(
   end
 
   for (genvar b = 0; b < 8; b++) begin : gen_hist
+    // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
+    // unpacked-array element (the RAM then vanished from synthesis)
+    logic [7:0] rd_hb_rdata;
     ram_1r1w #(.Width(8), .Depth(HistBytes / 8)) u_bank (
       .clk_i, .rst_ni,
       .we_i   (hb_we[b]),
@@ -184,8 +187,9 @@ module zstd_exec #(
       .wdata_i(hb_wdata[b]),
       .re_i   (go_mat),
       .raddr_i(hb_raddr[b]),
-      .rdata_o(hb_rdata[b])
+      .rdata_o(rd_hb_rdata)
     );
+    assign hb_rdata[b] = rd_hb_rdata;
   end
 
   fifo_sync #(.Width(68), .Depth(4)) u_ofifo (
