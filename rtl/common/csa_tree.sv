@@ -31,36 +31,40 @@ module csa_tree #(
   localparam int unsigned L = levels(N);
   localparam int unsigned NP = (N < 2) ? 2 : N;   // row slots per level
 
-  logic [(L+1)*NP*W-1:0] lv /* verilator split_var */;   // level l, row k at bits (l*NP + k)*W +: W
+  // level l, row k in lv[l*NP + k]: one word per row, so a simulator evaluates each full adder as
+  // three word operations (a packed (L+1)*NP*W-bit vector made Verilator copy it per assignment)
+  logic [W-1:0] lv [(L+1)*NP] /* verilator split_var */;
 
-  assign lv[0 +: NP*W] = (NP*W)'(rows_i);
+  for (genvar k = 0; k < NP; k++) begin : gen_in
+    if (k < N) begin : gen_row
+      assign lv[k] = rows_i[k*W +: W];
+    end else begin : gen_zero
+      assign lv[k] = '0;
+    end
+  end
   for (genvar l = 0; l < L; l++) begin : gen_lvl
     localparam int unsigned NL = rows_at(N, l);
     localparam int unsigned K = NL / 3;
     localparam int unsigned NN = 2 * K + NL % 3;
     for (genvar j = 0; j < K; j++) begin : gen_fa
       logic [W-1:0] a, b, c;
-      assign a = lv[(l*NP + 3*j) * W +: W];
-      assign b = lv[(l*NP + 3*j + 1) * W +: W];
-      assign c = lv[(l*NP + 3*j + 2) * W +: W];
-      assign lv[((l+1)*NP + 2*j) * W +: W]     = a ^ b ^ c;
-      logic [W-2:0] m;   // carries out of bits 0..W-2
-      assign m = (a[W-2:0] & b[W-2:0]) | (a[W-2:0] & c[W-2:0]) | (b[W-2:0] & c[W-2:0]);
-      assign lv[((l+1)*NP + 2*j + 1) * W +: W] = {m[W-2:0], 1'b0};   // carries out of bit W-1 drop
+      assign a = lv[l*NP + 3*j];
+      assign b = lv[l*NP + 3*j + 1];
+      assign c = lv[l*NP + 3*j + 2];
+      assign lv[(l+1)*NP + 2*j]     = a ^ b ^ c;
+      // carries out of bits 0..W-2 move up one bit; the carry out of bit W-1 drops
+      assign lv[(l+1)*NP + 2*j + 1] = ((a & b) | (a & c) | (b & c)) << 1;
     end
     for (genvar j = 0; j < NL % 3; j++) begin : gen_pass
-      assign lv[((l+1)*NP + 2*K + j) * W +: W] = lv[(l*NP + 3*K + j) * W +: W];
+      assign lv[(l+1)*NP + 2*K + j] = lv[l*NP + 3*K + j];
     end
-    if (NN < NP) begin : gen_zero
-      assign lv[((l+1)*NP + NN) * W +: (NP - NN) * W] = '0;
+    for (genvar j = NN; j < NP; j++) begin : gen_zero
+      assign lv[(l+1)*NP + j] = '0;
     end
   end
 
-  assign sum_o   = lv[L*NP*W +: W];
-  assign carry_o = lv[(L*NP + 1) * W +: W];
-
-  logic unused_lv;   // the empty row slots and the carries out of bit W-1
-  assign unused_lv = ^lv;
+  assign sum_o   = lv[L*NP];
+  assign carry_o = lv[L*NP + 1];
 
   `NDP_ASSERT_INIT(params_a, N >= 1 && W >= 2)
 endmodule
