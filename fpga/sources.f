@@ -37,10 +37,14 @@ rtl/zstd/zstd_huf_stream.sv
 rtl/zstd/zstd_lits.sv
 rtl/zstd/zstd_seq.sv
 rtl/zstd/zstd_exec.sv
+rtl/common/csa_tree.sv
+rtl/common/pfx_add.sv
+rtl/common/xxh_cmul.sv
 rtl/zstd/zstd_xxh64.sv
 rtl/zstd/zstd_frame.sv
 rtl/zstd/zstd_decoder.sv
 rtl/zstd/zstd_lane_dec.sv
+rtl/lane/lane_xxh32_round.sv
 rtl/lane/lane_xxh32.sv
 rtl/lane/codec_lane_dec.sv
 rtl/device/ndp_dev_div.sv

@@ -1,17 +1,17 @@
 // lane_xxh32: XXH32 (seed 0) of a byte stream, InBytes bytes per cycle, one message per packet.
 //
-/// Registers: the stripe accumulator (up to 15 bytes not yet in a 16-byte stripe), the
-/// pre-multiplied lanes of this cycle's stripes and their rotated products (stage A: m = lane * P2
-/// and M = rotl(m, 13) * P1), the four lane accumulators and the message length (stage B),
-/// and the finaliser (its own state, so the next message streams in while the last one is
-/// finished). Stage B applies up to InBytes/16 rounds per cycle, v = rotl(v + m, 13) * P1 written
-/// as rotl(v, 13) * P1 + M + corr, where corr (0, P1, -P1 << 13 or their sum) only needs the carries
-/// into bit 19 and out of bit 31 of v + m: one adder tree and one carry-propagate adder per round.
-/// The other constant multiplies are sums of shifted terms in canonical signed-digit form (smaller
-/// there; in stage B the plain product maps faster with this flow's ABC script). The finaliser
+/// Registers: the stripe accumulator (up to 15 bytes not yet in a 16-byte stripe) and this cycle's
+/// lanes times P2 (stage A), their rotated products rotl(m, 13) * P1 (stage A2), the four lane
+/// accumulators and the message length (stage B), and the finaliser (its own state, so the next
+/// message streams in while the last one is finished). Stage B applies up to InBytes/16 rounds per
+/// cycle with lane_xxh32_round: the accumulators stay in carry-save form with a deferred
+/// correction (s + c + Kc), so two chained rounds are two multiplier trees and no carry-propagate
+/// adder. Every constant multiply is an xxh_cmul tree closed by a pfx_add (one per register
+/// stage), every add on a path a pfx_add (Yosys 0.23 maps `+` as a ripple chain). The finaliser
+/// resolves the accumulators and forms the length term in the cycle it takes a message, then
 /// takes one cycle per 4-byte word and per byte left over (at most 3 + 3; their products with P3
-/// and P5 are formed in its first cycle), two for the avalanche; the hash is held on hash_o until
-/// taken. in_ready_o drops only while a finished message waits for a busy finaliser.
+/// and P5 are formed in that first cycle) and two for the avalanche; the hash is held on hash_o
+/// until taken. in_ready_o drops only while a finished message waits for a busy finaliser.
 `include "ndp_assert.svh"
 
 module lane_xxh32 #(
@@ -32,89 +32,44 @@ module lane_xxh32 #(
 );
   localparam logic [31:0] P1 = 32'h9E3779B1;
   localparam logic [31:0] P2 = 32'h85EBCA77;
+  localparam logic [31:0] P3 = 32'hC2B2AE3D;
+  localparam logic [31:0] P4 = 32'h27D4EB2F;
   localparam logic [31:0] P5 = 32'h165667B1;
-  localparam logic [31:0] P1S = P1 << 13;
-  // canonical signed-digit forms P = PP - PN (11-13 digits instead of 17-19 set bits)
-  localparam logic [31:0] P1P = 32'hA0400201, P1N = 32'h02088850;
-  localparam logic [31:0] P2P = 32'h88000A80, P2N = 32'h02144009;
-  localparam logic [31:0] P3P = 32'h04040041, P3N = 32'h41515204;
-  localparam logic [31:0] P4P = 32'h28150040, P4N = 32'h00401511;
   localparam int unsigned AW = 15 + InBytes;   // accumulator bytes
+  localparam int unsigned NW = NS * 4;         // lane words per cycle
+  localparam logic [127:0] VInit = {32'd0 - P1, 32'd0, P2, P1 + P2};   // lanes 3..0
 
   function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
     rotl = (x << r) | (x >> (32 - r));
   endfunction
-  // a + x * P as one adder tree (Yosys builds x * P as the full 32-row tree)
-  function automatic logic [31:0] mac_p1(input logic [31:0] x, input logic [31:0] a);
-    logic [31:0] s;
-    s = a;
-    for (int i = 0; i < 32; i++) begin
-      if (P1P[i]) s = s + (x << i);
-      if (P1N[i]) s = s - (x << i);
-    end
-    mac_p1 = s;
-  endfunction
-  function automatic logic [31:0] mul_p2(input logic [31:0] x);
-    logic [31:0] s;
-    s = '0;
-    for (int i = 0; i < 32; i++) begin
-      if (P2P[i]) s = s + (x << i);
-      if (P2N[i]) s = s - (x << i);
-    end
-    mul_p2 = s;
-  endfunction
-  function automatic logic [31:0] mul_p3(input logic [31:0] x);
-    logic [31:0] s;
-    s = '0;
-    for (int i = 0; i < 32; i++) begin
-      if (P3P[i]) s = s + (x << i);
-      if (P3N[i]) s = s - (x << i);
-    end
-    mul_p3 = s;
-  endfunction
-  function automatic logic [31:0] mul_p4(input logic [31:0] x);
-    logic [31:0] s;
-    s = '0;
-    for (int i = 0; i < 32; i++) begin
-      if (P4P[i]) s = s + (x << i);
-      if (P4N[i]) s = s - (x << i);
-    end
-    mul_p4 = s;
-  endfunction
-  // One round rotl(v + m, 13) * P1 given M = rotl(m, 13) * P1: with c19 the carry into bit 19 and
-  // c32 the carry out of v + m, rotl(v + m, 13) = rotl(v, 13) + rotl(m, 13) + c19 - (c32 << 13).
-  function automatic logic [31:0] round(input logic [31:0] v, input logic [31:0] m,
-                                        input logic [31:0] mm);
-    logic c19, c32;
-    c19   = 1'(({1'b0, v[18:0]} + {1'b0, m[18:0]}) >> 19);
-    c32   = 1'(({1'b0, v} + {1'b0, m}) >> 32);
-    round = rotl(v, 13) * P1 + mm + (c19 ? P1 : 32'd0) - (c32 ? P1S : 32'd0);
-  endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // Stage A: stripes from the accumulator and the beat, lanes pre-multiplied by P2
+  // Stage A: stripes from the accumulator and the beat, lanes times P2
   logic [15*8-1:0] acc_q;
   logic [3:0]      acnt_q;
   logic            a_v_q, a_last_q;
   logic [1:0]      a_ns_q;                  // stripes this cycle (0..NS)
-  logic [31:0]     a_m_q [NS][4];
-  logic [31:0]     a_mm_q [NS][4];
+  logic [NW*32-1:0] a_m_q;                  // word w = stripe * 4 + lane at bits w*32 +: 32
   logic [15*8-1:0] a_tail_q;               // at last: the bytes left over (< 16)
   logic [3:0]      a_tcnt_q;
   logic [CW-1:0]   a_cnt_q;
   logic            a_go;                    // stage A takes the beat
+  logic            a2_go;                   // stage A2 takes stage A's content
+  logic            a2_v_q;
 
   logic            fin_busy;                // finaliser holds a message not yet hashed
   logic            b_pend_q;                // stage B holds a finished message for the finaliser
+  logic            b_take;                  // stage A2's content moves through B this cycle
 
-  assign in_ready_o = !a_v_q || !b_pend_q;   // stage A is empty or moves on this cycle
+  assign b_take     = a2_v_q && !b_pend_q;
+  assign a2_go      = a_v_q && (!a2_v_q || b_take);
+  assign in_ready_o = !a_v_q || a2_go;      // stage A is empty or moves on this cycle
   assign a_go       = in_valid_i && in_ready_o;
 
   logic [AW*8-1:0] comb;
   logic [5:0]      tot;
   logic [1:0]      ns;
-  logic [31:0]     mp [NS][4];
-  logic [31:0]     mmp [NS][4];
+  logic [NW*32-1:0] mp;
   always_comb begin
     logic [InBytes*8-1:0] d;
     d = in_data_i;
@@ -122,10 +77,13 @@ module lane_xxh32 #(
     comb = (AW*8)'(acc_q) | ((AW*8)'(d) << {acnt_q, 3'b000});
     tot  = 6'(acnt_q) + 6'(in_cnt_i);
     ns   = 2'(tot >> 4);
-    for (int s = 0; s < NS; s++) begin
-      for (int l = 0; l < 4; l++) mp[s][l] = mul_p2(comb[(s*16 + l*4)*8 +: 32]);
-      for (int l = 0; l < 4; l++) mmp[s][l] = mac_p1(rotl(mp[s][l], 13), 32'd0);
-    end
+  end
+  for (genvar w = 0; w < NW; w++) begin : gen_mp
+    logic [31:0] ps, pc, unused_co;
+    xxh_cmul #(.W(32), .C(P2), .NX(1), .NA(1)) u_mul (
+      .x_i(comb[w*32 +: 32]), .a_i(32'd0), .sum_o(ps), .carry_o(pc)
+    );
+    pfx_add #(.W(32)) u_add (.a_i(ps), .b_i(pc), .ci_i(1'b0), .sum_o(mp[w*32 +: 32]), .co_o(unused_co));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -142,7 +100,7 @@ module lane_xxh32 #(
         acc_q  <= 120'(comb >> {ns, 7'b0000000});
         acnt_q <= 4'(tot - {ns, 4'b0000});
       end
-    end else if (!b_pend_q) begin
+    end else if (a2_go) begin
       a_v_q <= 1'b0;
     end
   end
@@ -154,61 +112,114 @@ module lane_xxh32 #(
       a_cnt_q  <= in_cnt_i;
       a_tail_q <= 120'(comb >> {ns, 7'b0000000});
       a_tcnt_q <= 4'(tot - {ns, 4'b0000});
-      for (int s = 0; s < NS; s++) begin
-        for (int l = 0; l < 4; l++) begin
-          a_m_q[s][l]  <= mp[s][l];
-          a_mm_q[s][l] <= mmp[s][l];
-        end
-      end
+      a_m_q    <= mp;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Stage B: lane accumulators
-  logic [31:0] v_q [4];
-  logic [31:0] len_q;
-  logic [31:0] bv_q [4];      // a finished message handed to the finaliser
-  logic [31:0] blen_q;
-  logic [15*8-1:0] btail_q;
-  logic [3:0]  btcnt_q;
-  logic        b_take;        // stage A's content moves through B this cycle
-  logic [31:0] v [4];         // the accumulators after this cycle's rounds
+  // Stage A2: rotl(m, 13) * P1
+  logic            a2_last_q;
+  logic [1:0]      a2_ns_q;
+  logic [NW*32-1:0] a2_m_q, a2_mm_q, mmp;
+  logic [15*8-1:0] a2_tail_q;
+  logic [3:0]      a2_tcnt_q;
+  logic [CW-1:0]   a2_cnt_q;
 
-  assign b_take = a_v_q && !b_pend_q;
-
-  always_comb begin
-    for (int l = 0; l < 4; l++) v[l] = v_q[l];
-    for (int s = 0; s < NS; s++) begin
-      if (2'(s) < a_ns_q) begin
-        for (int l = 0; l < 4; l++) v[l] = round(v[l], a_m_q[s][l], a_mm_q[s][l]);
-      end
-    end
+  for (genvar w = 0; w < NW; w++) begin : gen_mmp
+    logic [31:0] ps, pc, unused_co;
+    xxh_cmul #(.W(32), .C(P1), .NX(1), .NA(1)) u_mul (
+      .x_i(rotl(a_m_q[w*32 +: 32], 13)), .a_i(32'd0), .sum_o(ps), .carry_o(pc)
+    );
+    pfx_add #(.W(32)) u_add (.a_i(ps), .b_i(pc), .ci_i(1'b0), .sum_o(mmp[w*32 +: 32]), .co_o(unused_co));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) a2_v_q <= 1'b0;
+    else if (a2_go) a2_v_q <= 1'b1;
+    else if (b_take) a2_v_q <= 1'b0;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (a2_go) begin
+      a2_last_q <= a_last_q;
+      a2_ns_q   <= a_ns_q;
+      a2_cnt_q  <= a_cnt_q;
+      a2_tail_q <= a_tail_q;
+      a2_tcnt_q <= a_tcnt_q;
+      a2_m_q    <= a_m_q;
+      a2_mm_q   <= mmp;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Stage B: lane accumulators v = s + c + Kc(k), up to NS rounds per cycle
+  logic [127:0] vs_q, vc_q, vkc_q;   // lane l at bits l*32 +: 32; vkc_q = Kc(vk_q)
+  logic [15:0]  vk_q;                // lane l at bits l*4 +: 4
+  logic [31:0]  len_q, len_n;
+  logic [127:0] bs_q, bc_q, bkc_q;   // a finished message handed to the finaliser
+  logic [31:0]  blen_q;
+  logic [15*8-1:0] btail_q;
+  logic [3:0]   btcnt_q;
+  // the accumulators after 0..NS rounds
+  logic [(NS+1)*128-1:0] rs /* verilator split_var */, rc /* verilator split_var */;
+  logic [(NS+1)*128-1:0] rkc /* verilator split_var */;
+  logic [(NS+1)*16-1:0]  rk /* verilator split_var */;
+  logic [31:0]  unused_lco;
+
+  assign rs[127:0]  = vs_q;
+  assign rc[127:0]  = vc_q;
+  assign rkc[127:0] = vkc_q;
+  assign rk[15:0]   = vk_q;
+  for (genvar s = 0; s < NS; s++) begin : gen_round
+    logic go;
+    assign go = 2'(s) < a2_ns_q;
+    for (genvar l = 0; l < 4; l++) begin : gen_lane
+      logic [31:0] so, co, kco;
+      logic [3:0]  ko;
+      lane_xxh32_round u_round (
+        .s_i(rs[s*128 + l*32 +: 32]), .c_i(rc[s*128 + l*32 +: 32]), .k_i(rk[s*16 + l*4 +: 4]),
+        .m_i(a2_m_q[(s*4 + l)*32 +: 32]), .mm_i(a2_mm_q[(s*4 + l)*32 +: 32]),
+        .s_o(so), .c_o(co), .k_o(ko), .kc_o(kco)
+      );
+      assign rs[(s+1)*128 + l*32 +: 32]  = go ? so : rs[s*128 + l*32 +: 32];
+      assign rc[(s+1)*128 + l*32 +: 32]  = go ? co : rc[s*128 + l*32 +: 32];
+      assign rkc[(s+1)*128 + l*32 +: 32] = go ? kco : rkc[s*128 + l*32 +: 32];
+      assign rk[(s+1)*16 + l*4 +: 4]     = go ? ko : rk[s*16 + l*4 +: 4];
+    end
+  end
+  pfx_add #(.W(32)) u_len (
+    .a_i(len_q), .b_i(32'(a2_cnt_q)), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_lco)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v_q[0]   <= P1 + P2;
-      v_q[1]   <= P2;
-      v_q[2]   <= 32'd0;
-      v_q[3]   <= 32'd0 - P1;
+      vs_q     <= VInit;
+      vc_q     <= '0;
+      vkc_q    <= '0;
+      vk_q     <= '0;
       len_q    <= '0;
       b_pend_q <= 1'b0;
     end else begin
       if (b_take) begin
-        if (a_last_q) begin
-          for (int l = 0; l < 4; l++) bv_q[l] <= v[l];
-          blen_q   <= len_q + 32'(a_cnt_q);
-          btail_q  <= a_tail_q;
-          btcnt_q  <= a_tcnt_q;
+        if (a2_last_q) begin
+          bs_q     <= rs[NS*128 +: 128];
+          bc_q     <= rc[NS*128 +: 128];
+          bkc_q    <= rkc[NS*128 +: 128];
+          blen_q   <= len_n;
+          btail_q  <= a2_tail_q;
+          btcnt_q  <= a2_tcnt_q;
           b_pend_q <= 1'b1;
-          v_q[0]   <= P1 + P2;
-          v_q[1]   <= P2;
-          v_q[2]   <= 32'd0;
-          v_q[3]   <= 32'd0 - P1;
+          vs_q     <= VInit;
+          vc_q     <= '0;
+          vkc_q    <= '0;
+          vk_q     <= '0;
           len_q    <= '0;
         end else begin
-          for (int l = 0; l < 4; l++) v_q[l] <= v[l];
-          len_q <= len_q + 32'(a_cnt_q);
+          vs_q  <= rs[NS*128 +: 128];
+          vc_q  <= rc[NS*128 +: 128];
+          vkc_q <= rkc[NS*128 +: 128];
+          vk_q  <= rk[NS*16 +: 16];
+          len_q <= len_n;
         end
       end
       if (b_pend_q && !fin_busy) b_pend_q <= 1'b0;
@@ -217,38 +228,77 @@ module lane_xxh32 #(
 
   // ---------------------------------------------------------------------------------------------
   // Finaliser
-  typedef enum logic [2:0] {FIdle, FInit, FWord, FByte, FAv1, FAv2, FDone} fst_e;
+  typedef enum logic [2:0] {FIdle, FWord, FByte, FAv1, FAv2, FDone} fst_e;
   fst_e        fst_q;
   logic [31:0] h_q;
-  logic [31:0] fv_q [4];
-  logic [31:0] flen_q;
-  logic [15*8-1:0] ft_q;
   logic [3:0]  fn_q, fi_q;    // bytes left over, next index
   logic [31:0] fw_q [3];      // the 4-byte words left over * P3
   logic [31:0] fb_q [3];      // the bytes after them * P5
-  logic [31:0] av1, av2, hw, hb;
-  logic [31:0] fwp [3], fbp [3];
+  logic [31:0] h0, av1, av2, hw, hb;
+  logic [95:0] fwp, fbp;
+  logic [127:0] bv;           // the resolved accumulators of the message taken
+  logic [223:0] unused_fco;   // carries out of the adders' bits
+
+  // h0: the accumulators' rotated sum (or P5 below 16 bytes) plus the length
+  for (genvar l = 0; l < 4; l++) begin : gen_bv
+    logic [31:0] ts, tc, unused_co;
+    csa_tree #(.W(32), .N(3)) u_t (
+      .rows_i({bkc_q[l*32 +: 32], bc_q[l*32 +: 32], bs_q[l*32 +: 32]}), .sum_o(ts), .carry_o(tc)
+    );
+    pfx_add #(.W(32)) u_a (.a_i(ts), .b_i(tc), .ci_i(1'b0), .sum_o(bv[l*32 +: 32]), .co_o(unused_co));
+  end
+  logic        blong;
+  logic [31:0] hs, hc;
+  assign blong = |blen_q[31:4];
+  csa_tree #(.W(32), .N(5)) u_h0 (
+    .rows_i({blen_q, blong ? rotl(bv[127:96], 18) : 32'd0, blong ? rotl(bv[95:64], 12) : 32'd0,
+             blong ? rotl(bv[63:32], 7) : 32'd0, blong ? rotl(bv[31:0], 1) : P5}),
+    .sum_o(hs), .carry_o(hc)
+  );
+  pfx_add #(.W(32)) u_h0a (.a_i(hs), .b_i(hc), .ci_i(1'b0), .sum_o(h0), .co_o(unused_fco[0 +: 32]));
+
+  // the serial steps, one constant multiply each
+  logic [31:0] wsum, bsum, x1s, x1c, x2s, x2c, x3s, x3c, x4s, x4c;
+  pfx_add #(.W(32)) u_wsum (.a_i(h_q), .b_i(fw_q[fi_q[3:2]]), .ci_i(1'b0), .sum_o(wsum), .co_o(unused_fco[32 +: 32]));
+  pfx_add #(.W(32)) u_bsum (.a_i(h_q), .b_i(fb_q[fi_q[1:0]]), .ci_i(1'b0), .sum_o(bsum), .co_o(unused_fco[64 +: 32]));
+  xxh_cmul #(.W(32), .C(P4), .NX(1), .NA(1)) u_hw (
+    .x_i(rotl(wsum, 17)), .a_i(32'd0), .sum_o(x1s), .carry_o(x1c)
+  );
+  xxh_cmul #(.W(32), .C(P1), .NX(1), .NA(1)) u_hb (
+    .x_i(rotl(bsum, 11)), .a_i(32'd0), .sum_o(x2s), .carry_o(x2c)
+  );
+  xxh_cmul #(.W(32), .C(P2), .NX(1), .NA(1)) u_av1 (
+    .x_i(h_q ^ (h_q >> 15)), .a_i(32'd0), .sum_o(x3s), .carry_o(x3c)
+  );
+  xxh_cmul #(.W(32), .C(P3), .NX(1), .NA(1)) u_av2 (.x_i(h_q), .a_i(32'd0), .sum_o(x4s), .carry_o(x4c));
+  pfx_add #(.W(32)) u_hwa (.a_i(x1s), .b_i(x1c), .ci_i(1'b0), .sum_o(hw), .co_o(unused_fco[96 +: 32]));
+  pfx_add #(.W(32)) u_hba (.a_i(x2s), .b_i(x2c), .ci_i(1'b0), .sum_o(hb), .co_o(unused_fco[128 +: 32]));
+  pfx_add #(.W(32)) u_av1a (.a_i(x3s), .b_i(x3c), .ci_i(1'b0), .sum_o(av1), .co_o(unused_fco[160 +: 32]));
+  pfx_add #(.W(32)) u_av2a (.a_i(x4s), .b_i(x4c), .ci_i(1'b0), .sum_o(av2), .co_o(unused_fco[192 +: 32]));
+
+  // the tail's words * P3 and bytes * P5, formed when the message is taken
+  for (genvar i = 0; i < 3; i++) begin : gen_tail
+    logic [31:0] ws, wc, ys, yc, unused_wco, unused_yco;
+    xxh_cmul #(.W(32), .C(P3), .NX(1), .NA(1)) u_w (
+      .x_i(btail_q[i*32 +: 32]), .a_i(32'd0), .sum_o(ws), .carry_o(wc)
+    );
+    pfx_add #(.W(32)) u_wa (.a_i(ws), .b_i(wc), .ci_i(1'b0), .sum_o(fwp[i*32 +: 32]), .co_o(unused_wco));
+    xxh_cmul #(.W(32), .C(P5), .NX(1), .NA(1)) u_b (
+      .x_i(32'(btail_q[(7'({btcnt_q[3:2], 2'b00}) + 7'(i)) * 7'd8 +: 8])), .a_i(32'd0),
+      .sum_o(ys), .carry_o(yc)
+    );
+    pfx_add #(.W(32)) u_ba (.a_i(ys), .b_i(yc), .ci_i(1'b0), .sum_o(fbp[i*32 +: 32]), .co_o(unused_yco));
+  end
 
   assign fin_busy     = (fst_q != FIdle);
   assign hash_valid_o = (fst_q == FDone);
   assign hash_o       = h_q;
-  assign av1          = mul_p2(h_q ^ (h_q >> 15));
-  assign av2          = mul_p3(h_q);
-  assign hw           = mul_p4(rotl(h_q + fw_q[fi_q[3:2]], 17));
-  assign hb           = mac_p1(rotl(h_q + fb_q[fi_q[1:0]], 11), 32'd0);
-
-  always_comb begin
-    for (int i = 0; i < 3; i++) begin
-      fwp[i] = mul_p3(ft_q[i*32 +: 32]);
-      fbp[i] = 32'(ft_q[(7'({fn_q[3:2], 2'b00}) + 7'(i)) * 7'd8 +: 8]) * P5;
-    end
-  end
 
   always_ff @(posedge clk_i) begin
-    if (fst_q == FInit) begin
+    if (fst_q == FIdle && b_pend_q) begin
       for (int i = 0; i < 3; i++) begin
-        fw_q[i] <= fwp[i];
-        fb_q[i] <= fbp[i];
+        fw_q[i] <= fwp[i*32 +: 32];
+        fb_q[i] <= fbp[i*32 +: 32];
       end
     end
   end
@@ -260,18 +310,10 @@ module lane_xxh32 #(
     end else begin
       unique case (fst_q)
         FIdle: if (b_pend_q) begin
-          for (int l = 0; l < 4; l++) fv_q[l] <= bv_q[l];
-          flen_q <= blen_q;
-          ft_q   <= btail_q;
-          fn_q   <= btcnt_q;
-          fi_q   <= '0;
-          fst_q  <= FInit;
-        end
-        FInit: begin
-          h_q   <= ((flen_q >= 32'd16) ? rotl(fv_q[0], 1) + rotl(fv_q[1], 7) + rotl(fv_q[2], 12) +
-                                         rotl(fv_q[3], 18)
-                                       : P5) + flen_q;
-          fst_q <= (fn_q >= 4'd4) ? FWord : ((fn_q != '0) ? FByte : FAv1);
+          h_q   <= h0;
+          fn_q  <= btcnt_q;
+          fi_q  <= '0;
+          fst_q <= (btcnt_q >= 4'd4) ? FWord : ((btcnt_q != '0) ? FByte : FAv1);
         end
         FWord: begin
           h_q  <= hw;

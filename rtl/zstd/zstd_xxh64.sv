@@ -10,7 +10,10 @@
 /// Every register-to-register path holds at most one 64x64 constant multiply: the merge rounds
 /// round(0, v) (redone after every stripe, skipping stage 2) and the tail rounds round(0, w) go
 /// through the stripe pipeline, the serial hash steps share one multiplier per constant (P1, P2,
-/// P3); the constant multiplies are sums of shifted terms in canonical signed-digit form.
+/// P3). The constant multiplies are xxh_cmul trees (canonical signed digits) closed by a pfx_add,
+/// and every 64-bit add is a pfx_add: Yosys 0.23 maps `+` as a ripple chain (1.15 ns at 64 bits in
+/// ASAP7). The additions into the serial products (P4, P3, the length) enter their trees as
+/// addend rows, the length plus P4 and plus P5 are kept in registers.
 `include "ndp_assert.svh"
 
 module zstd_xxh64 (
@@ -30,42 +33,8 @@ module zstd_xxh64 (
   localparam logic [63:0] P4 = 64'h85EBCA77C2B2AE63;
   localparam logic [63:0] P5 = 64'h27D4EB2F165667C5;
 
-  // The constant multiplies as sums of shifted terms in canonical signed-digit form (P = PP - PN,
-  // no two adjacent digits): 22-25 rows instead of the 35-37 set bits, one adder tree per product
-  // (Yosys builds x * P as the full 64-row tree and only then drops the zero rows).
-  localparam logic [63:0] P1P = 64'hA040020208000A88, P1N = 64'h0208885082144001;
-  localparam logic [63:0] P2P = 64'h0404004128150050, P2N = 64'h4151520400401501;
-  localparam logic [63:0] P3P = 64'h2080880220400201, P3N = 64'h0A2A205082088808;
-
   function automatic logic [63:0] rotl(input logic [63:0] x, input int r);
     rotl = (x << r) | (x >> (64 - r));
-  endfunction
-  function automatic logic [63:0] mul_p1(input logic [63:0] x);
-    logic [63:0] s;
-    s = '0;
-    for (int i = 0; i < 64; i++) begin
-      if (P1P[i]) s = s + (x << i);
-      if (P1N[i]) s = s - (x << i);
-    end
-    mul_p1 = s;
-  endfunction
-  function automatic logic [63:0] mul_p2(input logic [63:0] x);
-    logic [63:0] s;
-    s = '0;
-    for (int i = 0; i < 64; i++) begin
-      if (P2P[i]) s = s + (x << i);
-      if (P2N[i]) s = s - (x << i);
-    end
-    mul_p2 = s;
-  endfunction
-  function automatic logic [63:0] mul_p3(input logic [63:0] x);
-    logic [63:0] s;
-    s = '0;
-    for (int i = 0; i < 64; i++) begin
-      if (P3P[i]) s = s + (x << i);
-      if (P3N[i]) s = s - (x << i);
-    end
-    mul_p3 = s;
   endfunction
 
   typedef enum logic [3:0] {XFeed, XWait, XMStep, XT8, XT4, XT1, XAv1, XAv2, XDone} state_e;
@@ -112,21 +81,46 @@ module zstd_xxh64 (
   logic [63:0] s_q [4];          // rotl(acc + m, 31)
   logic [63:0] r_q [4];          // merge rounds round(0, v_k)
   logic [63:0] t_q [4];          // tail rounds round(0, w_k), k < 3, and the 4-byte word * P1
-  logic [63:0] mp [4];           // stage 1 products lane * P2
-  logic [63:0] sp [4];           // stage 3 products s * P1
+  logic [255:0] mp;              // stage 1 products lane * P2, lane k at bits k*64 +: 64
+  logic [255:0] sp;              // stage 3 products s * P1
+  logic [255:0] sa;              // stage 2 sums acc + m
   pass_e       launch;
   logic [63:0] w4;               // the tail's 4-byte word (after the 8-byte words)
-  logic [63:0] lane [4];
+  // operands of the lane multipliers and adders
+  logic [255:0] lanev, accv, sxv, mqv;
 
   always_comb begin
     launch = PNone;
     if (stripe) launch = PStripe;
     else if (mq_pend_q) launch = PMerge;
     else if (fin_go && cnt_q >= 6'd4) launch = PTail;
-    for (int k = 0; k < 4; k++) lane[k] = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
-    for (int k = 0; k < 4; k++) mp[k] = mul_p2(lane[k]);
-    // a merge pass needs no accumulator: stage 3 takes rotl(m, 31) straight from stage 1
-    for (int k = 0; k < 4; k++) sp[k] = mul_p1((p1_q == PMerge) ? rotl(m_q[k], 31) : s_q[k]);
+    for (int k = 0; k < 4; k++) begin
+      lanev[k*64 +: 64] = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
+      accv[k*64 +: 64]  = (p1_q == PStripe) ? v_q[k] : 64'd0;
+      // a merge pass needs no accumulator: stage 3 takes rotl(m, 31) straight from stage 1
+      sxv[k*64 +: 64]   = (p1_q == PMerge) ? rotl(m_q[k], 31) : s_q[k];
+      mqv[k*64 +: 64]   = m_q[k];
+    end
+  end
+
+  for (genvar k = 0; k < 4; k++) begin : gen_lane
+    logic [63:0] ms, mc, ss, sc;
+    logic [63:0] unused_co1, unused_co2, unused_co3;
+    xxh_cmul #(.W(64), .C(P2), .NX(1), .NA(1)) u_m (
+      .x_i(lanev[k*64 +: 64]), .a_i(64'd0), .sum_o(ms), .carry_o(mc)
+    );
+    pfx_add #(.W(64)) u_madd (
+      .a_i(ms), .b_i(mc), .ci_i(1'b0), .sum_o(mp[k*64 +: 64]), .co_o(unused_co1)
+    );
+    pfx_add #(.W(64)) u_acc (
+      .a_i(accv[k*64 +: 64]), .b_i(mqv[k*64 +: 64]), .ci_i(1'b0), .sum_o(sa[k*64 +: 64]), .co_o(unused_co2)
+    );
+    xxh_cmul #(.W(64), .C(P1), .NX(1), .NA(1)) u_s (
+      .x_i(sxv[k*64 +: 64]), .a_i(64'd0), .sum_o(ss), .carry_o(sc)
+    );
+    pfx_add #(.W(64)) u_sadd (
+      .a_i(ss), .b_i(sc), .ci_i(1'b0), .sum_o(sp[k*64 +: 64]), .co_o(unused_co3)
+    );
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -150,47 +144,159 @@ module zstd_xxh64 (
 
   always_ff @(posedge clk_i) begin
     for (int k = 0; k < 4; k++) begin
-      if (launch != PNone) m_q[k] <= mp[k];
-      if (p1_q != PNone) s_q[k] <= rotl(((p1_q == PStripe) ? v_q[k] : 64'd0) + m_q[k], 31);
+      if (launch != PNone) m_q[k] <= mp[k*64 +: 64];
+      if (p1_q != PNone) s_q[k] <= rotl(sa[k*64 +: 64], 31);
       if (p1_q == PTail && k == 3) s_q[k] <= w4;           // stage 3 then gives w4 * P1
-      if (p1_q == PMerge) r_q[k] <= sp[k];
+      if (p1_q == PMerge) r_q[k] <= sp[k*64 +: 64];
     end
-    for (int k = 0; k < 4; k++) if (p2_q == PTail) t_q[k] <= sp[k];
+    for (int k = 0; k < 4; k++) if (p2_q == PTail) t_q[k] <= sp[k*64 +: 64];
   end
 
   // ---------------------------------------------------------------------------------------------
   // Serial hash steps, one shared multiplier per constant
-  logic [1:0]  k_q;              // merge lane / tail word / tail byte index
+  logic [1:0]  k_q, k_d;         // merge lane / tail word / tail byte index
+  state_e      state_d;
+  // The multiplier operands of the next step, prepared a cycle ahead from state_d / k_d so that
+  // no state decode or indexed read sits in front of the trees: the value XORed into h (r_q,
+  // t_q or y_q at k) and one-hot modes.
+  logic [63:0] p_q, p_d;
+  logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
-  logic [7:0]  tb [3];
+  logic [191:0] tbv;            // the tail bytes, zero-extended
+  logic [255:0] srrows;          // rows of the merge's start value
   logic [63:0] a1, a2, a3;       // multiplier inputs
-  logic [63:0] m1, m2, m3;       // products
+  logic [63:0] d1, d2;           // their addends: P4 / length + P4 / 0, P3 / 0
+  logic [63:0] m1, m2, m3;       // products plus addends
   logic [63:0] sumrot, sumrot_q;  // the merge's start value, kept with the accumulators
+  logic [63:0] len_n;            // the length after this cycle's bytes
+  logic [63:0] len_a, len_b;
+  logic [63:0] lp4_q, lp5_q;     // length + P4, length + P5
+  logic [63:0] lp4, lp5;
+  logic        long_msg;         // 32 bytes or more: the merge runs
+
+  assign long_msg = |len_q[63:5];
 
   always_comb begin
     n8 = cnt_q[4:3];
     w4 = 64'(buf_q[9'({n8, 6'b000000}) +: 32]);
-    for (int j = 0; j < 3; j++) tb[j] = buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8];
-    sumrot = rotl(v_q[0], 1) + rotl(v_q[1], 7) + rotl(v_q[2], 12) + rotl(v_q[3], 18);
-    unique case (state_q)
-      XMStep:  a1 = h_q ^ r_q[k_q];
-      XT8:     a1 = rotl(h_q ^ t_q[k_q], 27);
-      XT1:     a1 = rotl(h_q ^ y_q[k_q], 11);
-      default: a1 = sumrot_q ^ r_q[0];               // XFeed: the first merge step at fin_go
-    endcase
-    a2 = (state_q == XT4) ? rotl(h_q ^ t_q[3], 23) : (h_q ^ (h_q >> 33));
+    for (int j = 0; j < 3; j++) tbv[j*64 +: 64] = 64'(buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8]);
+    srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
+    // XFeed (no mode): the first merge step at fin_go
+    a1 = ({64{ms_q}} & (h_q ^ p_q)) | ({64{t8_q}} & rotl(h_q ^ p_q, 27)) |
+         ({64{t1_q}} & rotl(h_q ^ p_q, 11)) | ({64{!(ms_q || t8_q || t1_q)}} & (sumrot_q ^ r_q[0]));
+    a2 = t4_q ? rotl(h_q ^ p_q, 23) : (h_q ^ (h_q >> 33));
     a3 = h_q ^ (h_q >> 29);
-    m1 = mul_p1(a1);
-    m2 = mul_p2(a2);
-    m3 = mul_p3(a3);
+    d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
+    d2 = t4_q ? P3 : 64'd0;
+    len_a = clear_i ? 64'd0 : len_q;
+    len_b = (in_valid_i && state_q == XFeed && !clear_i) ? 64'(in_cnt_i) : 64'd0;
+  end
+
+  // the shared multipliers, each closed by its carry-propagate adder
+  logic [63:0] s1, c1, s2, c2, s3, c3, sr_s, sr_c;
+  logic [447:0] unused_co;       // carries out of the adders' bits
+  xxh_cmul #(.W(64), .C(P1), .NX(1), .NA(1)) u_m1 (.x_i(a1), .a_i(d1), .sum_o(s1), .carry_o(c1));
+  xxh_cmul #(.W(64), .C(P2), .NX(1), .NA(1)) u_m2 (.x_i(a2), .a_i(d2), .sum_o(s2), .carry_o(c2));
+  xxh_cmul #(.W(64), .C(P3), .NX(1), .NA(1)) u_m3 (.x_i(a3), .a_i(64'd0), .sum_o(s3), .carry_o(c3));
+  pfx_add #(.W(64)) u_m1a (.a_i(s1), .b_i(c1), .ci_i(1'b0), .sum_o(m1), .co_o(unused_co[0 +: 64]));
+  pfx_add #(.W(64)) u_m2a (.a_i(s2), .b_i(c2), .ci_i(1'b0), .sum_o(m2), .co_o(unused_co[64 +: 64]));
+  pfx_add #(.W(64)) u_m3a (.a_i(s3), .b_i(c3), .ci_i(1'b0), .sum_o(m3), .co_o(unused_co[128 +: 64]));
+  csa_tree #(.W(64), .N(4)) u_sr (
+    .rows_i(srrows), .sum_o(sr_s), .carry_o(sr_c)
+  );
+  pfx_add #(.W(64)) u_sra (.a_i(sr_s), .b_i(sr_c), .ci_i(1'b0), .sum_o(sumrot), .co_o(unused_co[192 +: 64]));
+  // the length counter and its sums with P4 and P5 (ready the cycle after the last byte or clear_i)
+  pfx_add #(.W(64)) u_len (
+    .a_i(len_a), .b_i(len_b), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_co[256 +: 64])
+  );
+  pfx_add #(.W(64)) u_lp4 (.a_i(len_n), .b_i(P4), .ci_i(1'b0), .sum_o(lp4), .co_o(unused_co[320 +: 64]));
+  pfx_add #(.W(64)) u_lp5 (.a_i(len_n), .b_i(P5), .ci_i(1'b0), .sum_o(lp5), .co_o(unused_co[384 +: 64]));
+
+  // the tail bytes times P5
+  logic [191:0] yp;
+  for (genvar j = 0; j < 3; j++) begin : gen_tb
+    logic [63:0] ys, yc;
+    logic [63:0] unused_yco;
+    xxh_cmul #(.W(64), .C(P5), .NX(1), .NA(1)) u_y (
+      .x_i(tbv[j*64 +: 64]), .a_i(64'd0), .sum_o(ys), .carry_o(yc)
+    );
+    pfx_add #(.W(64)) u_ya (.a_i(ys), .b_i(yc), .ci_i(1'b0), .sum_o(yp[j*64 +: 64]), .co_o(unused_yco));
   end
 
   always_ff @(posedge clk_i) begin
     sumrot_q <= sumrot;
+    lp4_q    <= lp4;
+    lp5_q    <= lp5;
     if (fin_go) begin
-      for (int j = 0; j < 3; j++) y_q[j] <= 64'(tb[j]) * P5;
+      for (int j = 0; j < 3; j++) y_q[j] <= yp[j*64 +: 64];
     end
+  end
+
+  // next state and index
+  always_comb begin
+    state_d = state_q;
+    k_d     = k_q;
+    unique case (state_q)
+      XFeed: if (fin_go) begin
+        k_d     = long_msg ? 2'd1 : 2'd0;
+        state_d = long_msg ? XMStep : XWait;   // the tail rounds follow the merge
+      end
+      XWait: if (p1_q == PNone && p2_q == PNone) begin
+        if (n8 != 2'd0) state_d = XT8;
+        else if (cnt_q[2]) state_d = XT4;
+        else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+        else state_d = XAv1;
+      end
+      XMStep: begin
+        k_d = k_q + 2'd1;
+        if (k_q == 2'd3) begin
+          k_d = '0;
+          if (n8 != 2'd0) state_d = XT8;
+          else if (cnt_q[2]) state_d = XT4;
+          else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+          else state_d = XAv1;
+        end
+      end
+      XT8: begin
+        k_d = k_q + 2'd1;
+        if (k_q + 2'd1 == n8) begin
+          k_d = '0;
+          if (cnt_q[2]) state_d = XT4;
+          else if (cnt_q[1:0] != 2'd0) state_d = XT1;
+          else state_d = XAv1;
+        end
+      end
+      XT4:  state_d = (cnt_q[1:0] != 2'd0) ? XT1 : XAv1;
+      XT1: begin
+        k_d = k_q + 2'd1;
+        if (k_q + 2'd1 == cnt_q[1:0]) state_d = XAv1;
+      end
+      XAv1: state_d = XAv2;
+      XAv2: state_d = XDone;
+      default: ;
+    endcase
+    if (clear_i) begin
+      state_d = XFeed;
+      k_d     = '0;
+    end
+    // r_q, t_q and y_q are final when a step that reads them is entered (the merge and tail
+    // passes have left the pipeline, y_q is written at fin_go)
+    unique case (state_d)
+      XMStep:  p_d = r_q[k_d];
+      XT8:     p_d = t_q[k_d];
+      XT4:     p_d = t_q[3];
+      default: p_d = y_q[k_d];
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    p_q  <= p_d;
+    ms_q <= (state_d == XMStep);
+    t8_q <= (state_d == XT8);
+    t4_q <= (state_d == XT4);
+    t1_q <= (state_d == XT1);
+    ml_q <= (state_d == XMStep && k_d == 2'd3);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -203,66 +309,22 @@ module zstd_xxh64 (
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else begin
-      buf_q <= buf_n;
-      cnt_q <= cnt_n;
-      if (in_valid_i && state_q == XFeed) len_q <= len_q + 64'(in_cnt_i);
+      buf_q   <= buf_n;
+      cnt_q   <= cnt_n;
+      len_q   <= len_n;
+      state_q <= state_d;
+      k_q     <= k_d;
       if (p2_q == PStripe) begin
-        for (int k = 0; k < 4; k++) v_q[k] <= sp[k];
+        for (int k = 0; k < 4; k++) v_q[k] <= sp[k*64 +: 64];
       end
       unique case (state_q)
-        XFeed: begin
-          if (fin_go) begin
-            h_q     <= (len_q >= 64'd32) ? m1 + P4 : P5 + len_q;
-            k_q     <= (len_q >= 64'd32) ? 2'd1 : 2'd0;
-            state_q <= (len_q >= 64'd32) ? XMStep : XWait;   // the tail rounds follow the merge
-          end
-        end
-        XWait: begin
-          if (p1_q == PNone && p2_q == PNone) begin
-            if (n8 != 2'd0) state_q <= XT8;
-            else if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XMStep: begin
-          h_q <= m1 + P4 + ((k_q == 2'd3) ? len_q : 64'd0);
-          k_q <= k_q + 2'd1;
-          if (k_q == 2'd3) begin
-            k_q <= '0;
-            if (n8 != 2'd0) state_q <= XT8;
-            else if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XT8: begin
-          h_q <= m1 + P4;
-          k_q <= k_q + 2'd1;
-          if (k_q + 2'd1 == n8) begin
-            k_q <= '0;
-            if (cnt_q[2]) state_q <= XT4;
-            else if (cnt_q[1:0] != 2'd0) state_q <= XT1;
-            else state_q <= XAv1;
-          end
-        end
-        XT4: begin
-          h_q <= m2 + P3;
-          state_q <= (cnt_q[1:0] != 2'd0) ? XT1 : XAv1;
-        end
-        XT1: begin
-          h_q <= m1;
-          k_q <= k_q + 2'd1;
-          if (k_q + 2'd1 == cnt_q[1:0]) state_q <= XAv1;
-        end
-        XAv1: begin
-          h_q     <= m2;
-          state_q <= XAv2;
-        end
-        XAv2: begin
-          h_q     <= m3 ^ (m3 >> 32);
-          state_q <= XDone;
-        end
+        XFeed:  if (fin_go) h_q <= long_msg ? m1 : lp5_q;   // m1 includes P4
+        XMStep: h_q <= m1;   // + P4, + the length at k_q == 3
+        XT8:    h_q <= m1;   // + P4
+        XT4:    h_q <= m2;   // + P3
+        XT1:    h_q <= m1;
+        XAv1:   h_q <= m2;
+        XAv2:   h_q <= m3 ^ (m3 >> 32);
         default: ;
       endcase
     end

@@ -19,7 +19,8 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_DIR}/zstd/zstd_fse_build.sv ${NDP_RTL_DIR}/zstd/zstd_huf_tree.sv
           ${NDP_RTL_DIR}/zstd/zstd_huf_stream.sv ${NDP_RTL_DIR}/zstd/zstd_lits.sv
           ${NDP_RTL_DIR}/zstd/zstd_seq.sv ${NDP_RTL_DIR}/zstd/zstd_exec.sv
-          ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
+          ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv
+          ${NDP_RTL_DIR}/common/xxh_cmul.sv ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_hist.sv ${NDP_RTL_DIR}/zstd/zstd_enc_sort.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_pm.sv ${NDP_RTL_DIR}/zstd/zstd_enc_code.sv
@@ -27,5 +28,5 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_DIR}/zstd/zstd_enc_build.sv ${NDP_RTL_DIR}/zstd/zstd_enc_huf_stream.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_emit.sv ${NDP_RTL_DIR}/zstd/zstd_enc_seqstore.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_seqenc.sv ${NDP_RTL_DIR}/zstd/zstd_encoder.sv
-          ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
+          ${NDP_RTL_LANE}/lane_xxh32_round.sv ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
           ${NDP_RTL_LANE}/codec_lane_dec.sv ${NDP_RTL_LANE}/codec_lane.sv)

@@ -3,7 +3,8 @@
 set(NDP_RTL_ZSTD ${NDP_RTL_DIR}/zstd)
 set(NDP_RTL_ZSTD_SRC ${NDP_RTL_ZSTD}/zstd_pkg.sv
   ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common/rr_arbiter.sv
-  ${NDP_RTL_DIR}/common/fifo_sync.sv
+  ${NDP_RTL_DIR}/common/fifo_sync.sv ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv
+  ${NDP_RTL_DIR}/common/xxh_cmul.sv
   ${NDP_RTL_ZSTD}/zstd_byteq.sv ${NDP_RTL_ZSTD}/zstd_bitrd_fwd.sv ${NDP_RTL_ZSTD}/zstd_bitrd_bwd.sv
   ${NDP_RTL_ZSTD}/zstd_fse_build.sv ${NDP_RTL_ZSTD}/zstd_huf_tree.sv
   ${NDP_RTL_ZSTD}/zstd_huf_stream.sv ${NDP_RTL_ZSTD}/zstd_lits.sv ${NDP_RTL_ZSTD}/zstd_seq.sv

@@ -1,0 +1,38 @@
+// tb_arith: test top that exposes the rtl/common arithmetic cells to the C++ harness
+// (tb/common/test_arith.cc). All combinational, each instance independent:
+//   p64: pfx_add W=64   p21: pfx_add W=21   t32: csa_tree W=32, N=7 rows
+//   m64: xxh_cmul W=64, C = XXH64 P1, 2 operands, 2 addends
+//   m32: xxh_cmul W=32, C = XXH32 P2, 1 operand, 1 addend
+module tb_arith (
+  input  logic [63:0]  p64_a_i,
+  input  logic [63:0]  p64_b_i,
+  input  logic         p64_ci_i,
+  output logic [63:0]  p64_sum_o,
+  output logic [63:0]  p64_co_o,
+  input  logic [20:0]  p21_a_i,
+  input  logic [20:0]  p21_b_i,
+  input  logic         p21_ci_i,
+  output logic [20:0]  p21_sum_o,
+  output logic [20:0]  p21_co_o,
+  input  logic [223:0] t32_rows_i,
+  output logic [31:0]  t32_sum_o,
+  output logic [31:0]  t32_carry_o,
+  input  logic [127:0] m64_x_i,
+  input  logic [127:0] m64_a_i,
+  output logic [63:0]  m64_sum_o,
+  output logic [63:0]  m64_carry_o,
+  input  logic [31:0]  m32_x_i,
+  input  logic [31:0]  m32_a_i,
+  output logic [31:0]  m32_sum_o,
+  output logic [31:0]  m32_carry_o
+);
+  pfx_add #(.W(64)) u_p64 (.a_i(p64_a_i), .b_i(p64_b_i), .ci_i(p64_ci_i), .sum_o(p64_sum_o),
+                           .co_o(p64_co_o));
+  pfx_add #(.W(21)) u_p21 (.a_i(p21_a_i), .b_i(p21_b_i), .ci_i(p21_ci_i), .sum_o(p21_sum_o),
+                           .co_o(p21_co_o));
+  csa_tree #(.W(32), .N(7)) u_t32 (.rows_i(t32_rows_i), .sum_o(t32_sum_o), .carry_o(t32_carry_o));
+  xxh_cmul #(.W(64), .C(64'h9E37_79B1_85EB_CA87), .NX(2), .NA(2)) u_m64 (
+    .x_i(m64_x_i), .a_i(m64_a_i), .sum_o(m64_sum_o), .carry_o(m64_carry_o));
+  xxh_cmul #(.W(32), .C(32'h85EB_CA77), .NX(1), .NA(1)) u_m32 (
+    .x_i(m32_x_i), .a_i(m32_a_i), .sum_o(m32_sum_o), .carry_o(m32_carry_o));
+endmodule
