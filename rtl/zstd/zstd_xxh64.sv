@@ -97,8 +97,9 @@ module zstd_xxh64 (
     for (int k = 0; k < 4; k++) begin
       lanev[k*64 +: 64] = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
       accv[k*64 +: 64]  = (p1_q == PStripe) ? v_q[k] : 64'd0;
-      // a merge pass needs no accumulator: stage 3 takes rotl(m, 31) straight from stage 1
-      sxv[k*64 +: 64]   = (p1_q == PMerge) ? rotl(m_q[k], 31) : s_q[k];
+      // stage 3 always multiplies s_q: a merge pass writes rotl(m, 31) there from stage 1
+      // (it needs no accumulator), so no pass decode sits in front of the stage 3 trees
+      sxv[k*64 +: 64]   = s_q[k];
       mqv[k*64 +: 64]   = m_q[k];
     end
   end
@@ -147,6 +148,7 @@ module zstd_xxh64 (
       if (launch != PNone) m_q[k] <= mp[k*64 +: 64];
       if (p1_q != PNone) s_q[k] <= rotl(sa[k*64 +: 64], 31);
       if (p1_q == PTail && k == 3) s_q[k] <= w4;           // stage 3 then gives w4 * P1
+      if (launch == PMerge) s_q[k] <= rotl(mp[k*64 +: 64], 31);   // p1_q == PNone then
       if (p1_q == PMerge) r_q[k] <= sp[k*64 +: 64];
     end
     for (int k = 0; k < 4; k++) if (p2_q == PTail) t_q[k] <= sp[k*64 +: 64];
@@ -338,6 +340,8 @@ module zstd_xxh64 (
   `NDP_ASSERT(stripe_gap_a, !stripe || p1_q != PStripe)
   // a merge pass in stage 1 uses the stage 3 multipliers: no other pass is in stage 2 then
   `NDP_ASSERT(merge_gap_a, p1_q != PMerge || p2_q == PNone)
+  // a merge pass launches into an empty stage 1, so its s_q write never meets a stage 2 one
+  `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
