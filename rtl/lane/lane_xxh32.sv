@@ -39,6 +39,10 @@ module lane_xxh32 #(
   localparam int unsigned NW = NS * 4;         // lane words per cycle
   localparam logic [127:0] VInit = {32'd0 - P1, 32'd0, P2, P1 + P2};   // lanes 3..0
 
+  // Kc(k) of lane_xxh32_round: the deferred correction of an accumulator, k = {K32, K19}
+  function automatic logic [31:0] kc_of(input logic [3:0] k);
+    kc_of = 32'(k[1:0]) * P1 - 32'(k[3:2]) * (P1 << 13);
+  endfunction
   function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
     rotl = (x << r) | (x >> (32 - r));
   endfunction
@@ -153,37 +157,35 @@ module lane_xxh32 #(
 
   // ---------------------------------------------------------------------------------------------
   // Stage B: lane accumulators v = s + c + Kc(k), up to NS rounds per cycle
-  logic [127:0] vs_q, vc_q, vkc_q;   // lane l at bits l*32 +: 32; vkc_q = Kc(vk_q)
-  logic [15:0]  vk_q;                // lane l at bits l*4 +: 4
+  logic [127:0] vs_q, vc_q;          // lane l at bits l*32 +: 32
+  logic [15:0]  vk_q;                // lane l at bits l*4 +: 4 (the round's {K32, K19})
   logic [31:0]  len_q, len_n;
-  logic [127:0] bs_q, bc_q, bkc_q;   // a finished message handed to the finaliser
+  logic [127:0] bs_q, bc_q;          // a finished message handed to the finaliser
+  logic [15:0]  bk_q;                // its k: the finaliser looks Kc(k) up
   logic [31:0]  blen_q;
   logic [15*8-1:0] btail_q;
   logic [3:0]   btcnt_q;
   // the accumulators after 0..NS rounds
   logic [(NS+1)*128-1:0] rs /* verilator split_var */, rc /* verilator split_var */;
-  logic [(NS+1)*128-1:0] rkc /* verilator split_var */;
   logic [(NS+1)*16-1:0]  rk /* verilator split_var */;
   logic [31:0]  unused_lco;
 
   assign rs[127:0]  = vs_q;
   assign rc[127:0]  = vc_q;
-  assign rkc[127:0] = vkc_q;
   assign rk[15:0]   = vk_q;
   for (genvar s = 0; s < NS; s++) begin : gen_round
     logic go;
     assign go = 2'(s) < a2_ns_q;
     for (genvar l = 0; l < 4; l++) begin : gen_lane
-      logic [31:0] so, co, kco;
+      logic [31:0] so, co;
       logic [3:0]  ko;
       lane_xxh32_round u_round (
         .s_i(rs[s*128 + l*32 +: 32]), .c_i(rc[s*128 + l*32 +: 32]), .k_i(rk[s*16 + l*4 +: 4]),
         .m_i(a2_m_q[(s*4 + l)*32 +: 32]), .mm_i(a2_mm_q[(s*4 + l)*32 +: 32]),
-        .s_o(so), .c_o(co), .k_o(ko), .kc_o(kco)
+        .s_o(so), .c_o(co), .k_o(ko)
       );
       assign rs[(s+1)*128 + l*32 +: 32]  = go ? so : rs[s*128 + l*32 +: 32];
       assign rc[(s+1)*128 + l*32 +: 32]  = go ? co : rc[s*128 + l*32 +: 32];
-      assign rkc[(s+1)*128 + l*32 +: 32] = go ? kco : rkc[s*128 + l*32 +: 32];
       assign rk[(s+1)*16 + l*4 +: 4]     = go ? ko : rk[s*16 + l*4 +: 4];
     end
   end
@@ -195,7 +197,6 @@ module lane_xxh32 #(
     if (!rst_ni) begin
       vs_q     <= VInit;
       vc_q     <= '0;
-      vkc_q    <= '0;
       vk_q     <= '0;
       len_q    <= '0;
       b_pend_q <= 1'b0;
@@ -204,20 +205,18 @@ module lane_xxh32 #(
         if (a2_last_q) begin
           bs_q     <= rs[NS*128 +: 128];
           bc_q     <= rc[NS*128 +: 128];
-          bkc_q    <= rkc[NS*128 +: 128];
+          bk_q     <= rk[NS*16 +: 16];
           blen_q   <= len_n;
           btail_q  <= a2_tail_q;
           btcnt_q  <= a2_tcnt_q;
           b_pend_q <= 1'b1;
           vs_q     <= VInit;
           vc_q     <= '0;
-          vkc_q    <= '0;
           vk_q     <= '0;
           len_q    <= '0;
         end else begin
           vs_q  <= rs[NS*128 +: 128];
           vc_q  <= rc[NS*128 +: 128];
-          vkc_q <= rkc[NS*128 +: 128];
           vk_q  <= rk[NS*16 +: 16];
           len_q <= len_n;
         end
@@ -243,7 +242,7 @@ module lane_xxh32 #(
   for (genvar l = 0; l < 4; l++) begin : gen_bv
     logic [31:0] ts, tc, unused_co;
     csa_tree #(.W(32), .N(3)) u_t (
-      .rows_i({bkc_q[l*32 +: 32], bc_q[l*32 +: 32], bs_q[l*32 +: 32]}), .sum_o(ts), .carry_o(tc)
+      .rows_i({kc_of(bk_q[l*4 +: 4]), bc_q[l*32 +: 32], bs_q[l*32 +: 32]}), .sum_o(ts), .carry_o(tc)
     );
     pfx_add #(.W(32)) u_a (.a_i(ts), .b_i(tc), .ci_i(1'b0), .sum_o(bv[l*32 +: 32]), .co_o(unused_co));
   end

@@ -11,8 +11,9 @@
 /// with mm = P1 * rotl(m, 13) formed a stage earlier, P1 * rotl(Kc, 13) a 16-entry constant table
 /// and k' = {K32, K19} of this round. So the new pair is one xxh_cmul tree (two operands times P1
 /// and two addend rows) and k' comes from two small trees and prefix adders that run beside it;
-/// nothing on the accumulator path is a carry-propagate adder. kc_o gives Kc(k') for resolving the
-/// accumulator (s_o + c_o + kc_o) where the value is needed.
+/// nothing on the accumulator path is a carry-propagate adder. Whoever resolves the accumulator
+/// (s + c + Kc(k)) looks Kc up from a registered k (lane_xxh32's finaliser), so no table sits
+/// behind k_o.
 `include "ndp_assert.svh"
 
 module lane_xxh32_round (
@@ -23,8 +24,7 @@ module lane_xxh32_round (
   input  logic [31:0] mm_i,    // rotl(m, 13) * P1
   output logic [31:0] s_o,
   output logic [31:0] c_o,
-  output logic [3:0]  k_o,
-  output logic [31:0] kc_o     // Kc(k_o)
+  output logic [3:0]  k_o
 );
   localparam logic [31:0] P1 = 32'h9E3779B1;
 
@@ -70,8 +70,7 @@ module lane_xxh32_round (
   );
   pfx_add #(.W(34)) u_hia (.a_i(hs), .b_i(hc), .ci_i(1'b0), .sum_o(hsum), .co_o(unused_hco));
 
-  assign k_o  = {hsum[33:32], lsum[20:19]};
-  assign kc_o = KCT[k_o*32 +: 32];
+  assign k_o = {hsum[33:32], lsum[20:19]};
 
   logic unused_sum;
   assign unused_sum = ^{lsum[18:0], hsum[31:0]};
