@@ -51,7 +51,8 @@ module zstd_xxh64 (
   logic [5:0]   cnt_n;
   logic         stripe;        // a stripe leaves the buffer this cycle
   logic         fin_go;        // the digest starts this cycle
-  logic         mq_pend_q;     // the accumulators changed since the last merge pass
+  logic         mq_pend_q, mq_pend_d;   // the accumulators changed since the last merge pass
+  logic         lmerge_q;      // launch == PMerge, registered a cycle ahead (operand mux selects)
   pass_e        p1_q, p2_q;    // pass in stage 1 (m_q) and stage 2 (s_q) of the round pipeline
 
   assign stripe = (state_q == XFeed) && cnt_q >= 6'd32;
@@ -95,13 +96,21 @@ module zstd_xxh64 (
     else if (mq_pend_q) launch = PMerge;
     else if (fin_go && cnt_q >= 6'd4) launch = PTail;
     for (int k = 0; k < 4; k++) begin
-      lanev[k*64 +: 64] = (launch == PMerge) ? v_q[k] : buf_q[k*64 +: 64];
+      lanev[k*64 +: 64] = lmerge_q ? v_q[k] : buf_q[k*64 +: 64];
       accv[k*64 +: 64]  = (p1_q == PStripe) ? v_q[k] : 64'd0;
       // stage 3 always multiplies s_q: a merge pass writes rotl(m, 31) there from stage 1
       // (it needs no accumulator), so no pass decode sits in front of the stage 3 trees
       sxv[k*64 +: 64]   = s_q[k];
       mqv[k*64 +: 64]   = m_q[k];
     end
+  end
+
+  // a merge pass follows each stripe (the pipeline is otherwise idle between stripes), so the
+  // merge steps start right after fin_i
+  always_comb begin
+    mq_pend_d = mq_pend_q;
+    if (p2_q == PStripe) mq_pend_d = 1'b1;
+    else if (launch == PMerge) mq_pend_d = 1'b0;
   end
 
   for (genvar k = 0; k < 4; k++) begin : gen_lane
@@ -136,10 +145,7 @@ module zstd_xxh64 (
     end else begin
       p1_q <= launch;
       p2_q <= (p1_q == PMerge) ? PNone : p1_q;
-      // a merge pass follows each stripe (the pipeline is otherwise idle between stripes), so
-      // the merge steps start right after fin_i
-      if (p2_q == PStripe) mq_pend_q <= 1'b1;
-      else if (launch == PMerge) mq_pend_q <= 1'b0;
+      mq_pend_q <= mq_pend_d;
     end
   end
 
@@ -148,7 +154,7 @@ module zstd_xxh64 (
       if (launch != PNone) m_q[k] <= mp[k*64 +: 64];
       if (p1_q != PNone) s_q[k] <= rotl(sa[k*64 +: 64], 31);
       if (p1_q == PTail && k == 3) s_q[k] <= w4;           // stage 3 then gives w4 * P1
-      if (launch == PMerge) s_q[k] <= rotl(mp[k*64 +: 64], 31);   // p1_q == PNone then
+      if (lmerge_q) s_q[k] <= rotl(mp[k*64 +: 64], 31);   // p1_q == PNone then
       if (p1_q == PMerge) r_q[k] <= sp[k*64 +: 64];
     end
     for (int k = 0; k < 4; k++) if (p2_q == PTail) t_q[k] <= sp[k*64 +: 64];
@@ -304,10 +310,12 @@ module zstd_xxh64 (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= XFeed;
+      lmerge_q <= 1'b0;
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else if (clear_i) begin
       state_q <= XFeed;
+      lmerge_q <= 1'b0;
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else begin
@@ -316,6 +324,8 @@ module zstd_xxh64 (
       len_q   <= len_n;
       state_q <= state_d;
       k_q     <= k_d;
+      // next cycle's launch == PMerge: a merge is due and no stripe leaves the buffer
+      lmerge_q <= mq_pend_d && !(state_d == XFeed && cnt_n >= 6'd32);
       if (p2_q == PStripe) begin
         for (int k = 0; k < 4; k++) v_q[k] <= sp[k*64 +: 64];
       end
@@ -342,6 +352,7 @@ module zstd_xxh64 (
   `NDP_ASSERT(merge_gap_a, p1_q != PMerge || p2_q == PNone)
   // a merge pass launches into an empty stage 1, so its s_q write never meets a stage 2 one
   `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
+  `NDP_ASSERT(lmerge_a, lmerge_q == (launch == PMerge))
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
