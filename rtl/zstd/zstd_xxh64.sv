@@ -52,7 +52,9 @@ module zstd_xxh64 (
   logic         stripe;        // a stripe leaves the buffer this cycle
   logic         fin_go;        // the digest starts this cycle
   logic         mq_pend_q, mq_pend_d;   // the accumulators changed since the last merge pass
-  logic         lmerge_q;      // launch == PMerge, registered a cycle ahead (operand mux selects)
+  logic [3:0]   lmerge_q;      // launch == PMerge, registered a cycle ahead: one copy per lane
+                               // (each selects 128 operand bits of its lane; no decode, no fanout tree)
+  logic         lmerge_d;
   pass_e        p1_q, p2_q;    // pass in stage 1 (m_q) and stage 2 (s_q) of the round pipeline
 
   assign stripe = (state_q == XFeed) && cnt_q >= 6'd32;
@@ -96,7 +98,7 @@ module zstd_xxh64 (
     else if (mq_pend_q) launch = PMerge;
     else if (fin_go && cnt_q >= 6'd4) launch = PTail;
     for (int k = 0; k < 4; k++) begin
-      lanev[k*64 +: 64] = lmerge_q ? v_q[k] : buf_q[k*64 +: 64];
+      lanev[k*64 +: 64] = lmerge_q[k] ? v_q[k] : buf_q[k*64 +: 64];
       accv[k*64 +: 64]  = (p1_q == PStripe) ? v_q[k] : 64'd0;
       // stage 3 always multiplies s_q: a merge pass writes rotl(m, 31) there from stage 1
       // (it needs no accumulator), so no pass decode sits in front of the stage 3 trees
@@ -154,7 +156,7 @@ module zstd_xxh64 (
       if (launch != PNone) m_q[k] <= mp[k*64 +: 64];
       if (p1_q != PNone) s_q[k] <= rotl(sa[k*64 +: 64], 31);
       if (p1_q == PTail && k == 3) s_q[k] <= w4;           // stage 3 then gives w4 * P1
-      if (lmerge_q) s_q[k] <= rotl(mp[k*64 +: 64], 31);   // p1_q == PNone then
+      if (lmerge_q[k]) s_q[k] <= rotl(mp[k*64 +: 64], 31);   // p1_q == PNone then
       if (p1_q == PMerge) r_q[k] <= sp[k*64 +: 64];
     end
     for (int k = 0; k < 4; k++) if (p2_q == PTail) t_q[k] <= sp[k*64 +: 64];
@@ -310,12 +312,10 @@ module zstd_xxh64 (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= XFeed;
-      lmerge_q <= 1'b0;
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else if (clear_i) begin
       state_q <= XFeed;
-      lmerge_q <= 1'b0;
       buf_q <= '0; cnt_q <= '0; len_q <= '0; h_q <= '0; k_q <= '0;
       v_q[0] <= P1 + P2; v_q[1] <= P2; v_q[2] <= '0; v_q[3] <= 64'd0 - P1;
     end else begin
@@ -324,8 +324,6 @@ module zstd_xxh64 (
       len_q   <= len_n;
       state_q <= state_d;
       k_q     <= k_d;
-      // next cycle's launch == PMerge: a merge is due and no stripe leaves the buffer
-      lmerge_q <= mq_pend_d && !(state_d == XFeed && cnt_n >= 6'd32);
       if (p2_q == PStripe) begin
         for (int k = 0; k < 4; k++) v_q[k] <= sp[k*64 +: 64];
       end
@@ -345,6 +343,19 @@ module zstd_xxh64 (
   assign done_o = (state_q == XDone);
   assign hash_o = h_q;
 
+  // next cycle's launch == PMerge: a merge is due and no stripe leaves the buffer. (* keep *):
+  // Yosys would merge the four identical flops back into one.
+  assign lmerge_d = mq_pend_d && !(state_d == XFeed && cnt_n >= 6'd32);
+  for (genvar k = 0; k < 4; k++) begin : gen_lmerge
+    logic lm_q;
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) lm_q <= 1'b0;
+      else if (clear_i) lm_q <= 1'b0;
+      else lm_q <= lmerge_d;
+    end
+    assign lmerge_q[k] = lm_q;
+  end
+
   // Bytes arriving after fin_i (the next frame's, when it has no checksum) are ignored.
   // A stripe never enters while the previous one is in stage 1 (it would miss its accumulators).
   `NDP_ASSERT(stripe_gap_a, !stripe || p1_q != PStripe)
@@ -352,7 +363,7 @@ module zstd_xxh64 (
   `NDP_ASSERT(merge_gap_a, p1_q != PMerge || p2_q == PNone)
   // a merge pass launches into an empty stage 1, so its s_q write never meets a stage 2 one
   `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
-  `NDP_ASSERT(lmerge_a, lmerge_q == (launch == PMerge))
+  `NDP_ASSERT(lmerge_a, lmerge_q == {4{launch == PMerge}})
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
