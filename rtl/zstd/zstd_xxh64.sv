@@ -171,6 +171,7 @@ module zstd_xxh64 (
   // t_q or y_q at k) and one-hot modes.
   logic [63:0] p_q, p_d;
   logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
+  logic        nm_q;                           // none of XMStep, XT8, XT1 (a1's fourth term)
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
   logic [191:0] tbv;            // the tail bytes, zero-extended
@@ -194,7 +195,7 @@ module zstd_xxh64 (
     srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
     // XFeed (no mode): the first merge step at fin_go
     a1 = ({64{ms_q}} & (h_q ^ p_q)) | ({64{t8_q}} & rotl(h_q ^ p_q, 27)) |
-         ({64{t1_q}} & rotl(h_q ^ p_q, 11)) | ({64{!(ms_q || t8_q || t1_q)}} & (sumrot_q ^ r_q[0]));
+         ({64{t1_q}} & rotl(h_q ^ p_q, 11)) | ({64{nm_q}} & (sumrot_q ^ r_q[0]));
     a2 = t4_q ? rotl(h_q ^ p_q, 23) : (h_q ^ (h_q >> 33));
     a3 = h_q ^ (h_q >> 29);
     d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
@@ -306,6 +307,7 @@ module zstd_xxh64 (
     t8_q <= (state_d == XT8);
     t4_q <= (state_d == XT4);
     t1_q <= (state_d == XT1);
+    nm_q <= !(state_d == XMStep || state_d == XT8 || state_d == XT1);
     ml_q <= (state_d == XMStep && k_d == 2'd3);
   end
 
@@ -364,6 +366,7 @@ module zstd_xxh64 (
   // a merge pass launches into an empty stage 1, so its s_q write never meets a stage 2 one
   `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
   `NDP_ASSERT(lmerge_a, lmerge_q == {4{launch == PMerge}})
+  `NDP_ASSERT(nm_a, nm_q == !(ms_q || t8_q || t1_q))
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
