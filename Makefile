@@ -7,7 +7,7 @@ CMAKE_ARGS ?=
 MODEL      ?=
 NDP        := $(BUILD)/sw/cli/ndp
 
-.PHONY: all deps configure build test demo lint formal synth bench fuzz asan asan-test clean
+.PHONY: all deps configure build test demo lint formal synth netlist lanes bench fuzz asan asan-test clean
 
 all: build
 
