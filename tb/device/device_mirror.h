@@ -35,6 +35,7 @@ inline dev::DeviceConfig model_config(unsigned lanes = 4) {
   c.chunk_buffers = p.bufs;
   c.staging_sets = p.sets;
   c.max_prefetch = p.max_prefetch;
+  c.kv_pages = 0;  // the RTL has no KV write path yet (spec 7.7): KV_CAPS 0, window 0x40 DECERR
   return c;
 }
 

@@ -29,7 +29,7 @@ TEST(NdpDevice, ControlRegistersAndDecodeErrors) {
   mr.read(0x0, 1, 0);                              // ID, CAPS, CTRL, ...
   mr.read(0x2000, 1, 1);                           // undefined control offset
   mr.read(dev::window_address(0x05, 0), 2, 2);     // undefined window
-  mr.read(dev::window_address(0x40, 0), 1, 3);     // reserved KV window
+  mr.read(dev::window_address(0x40, 0), 1, 3);     // KV window: no KV path in this RTL (KV_CAPS 0)
   mr.read(dev::window_address(0x80, 0), 1, 4);     // region window, nothing mapped
   mr.read(dev::window_address(0x8C, 0), 1, 5);     // f = 12: no region
   mr.read(dev::window_address(0xE0, 0), 1, 6);     // g = 3

@@ -9,9 +9,13 @@
 #include <vector>
 
 #include "ndp/device_model.h"
+#include "ndp/block.h"
 #include "ndp/image.h"
 
 namespace ndp::dev {
+
+constexpr uint64_t kMinBlockSpan = kBlockHeaderBytes + 1;             // 13: a stored block's span
+constexpr uint64_t kMaxBlockSpan = kBlockHeaderBytes + kMaxPlaneBytes;  // 65548
 
 // Device DRAM as lazily allocated 64 KiB pages; unwritten bytes read zero.
 class SparseDram {
@@ -47,8 +51,20 @@ struct ChunkEntry {
   bool is(uint8_t w, uint32_t t, uint64_t k) const { return valid && window == w && tensor == t && chunk == k; }
 };
 
+// One KV page-table entry (spec 7.7).
+struct KvPage {
+  uint8_t written[32] = {};  // descriptor bytes 0..31 as last written
+  KvPageDesc d;              // the accepted fields (valid while the page is not free)
+  KvPageState state = KvPageState::kFree;
+  uint64_t lines = 0;             // open: 64-byte lines written
+  uint32_t tokens = 0;            // whole tokens written (open) or stored (sealed)
+  uint32_t stored = 0;            // sealed: page header + blocks
+  std::vector<uint8_t> buf;       // open: the window buffer, token-major
+};
+
 // Counter slots, in CSR order from CNT_HOST_RD_BEATS.
-enum Counter { kHostRd, kHostWr, kDecErr, kSlvErr, kDramRd, kDramWr, kChunks, kChunkHits, kBlocks, kCounters };
+enum Counter { kHostRd, kHostWr, kDecErr, kSlvErr, kDramRd, kDramWr, kChunks, kChunkHits, kBlocks, kKvSeals,
+               kKvStored, kCounters };
 
 struct DeviceModel::Impl {
   DeviceConfig cfg;
@@ -72,8 +88,18 @@ struct DeviceModel::Impl {
   } cur;
   BlockDecoder dec;
   uint64_t dram_tag = 0;
+  std::vector<KvPage> kv;         // kv_pages entries
+  uint32_t kv_open = 0;           // window buffers in use
+  struct KvReadBuffer {           // the last decoded sealed page
+    bool valid = false;
+    uint32_t page = 0;
+    std::vector<uint8_t> bytes;   // token-major
+  } kv_rd;
+  BlockEncoder enc;
+  uint32_t kv_span_log2() const;
 
   // ---- device_model.cc ----
+  void init();  // tables, buffers and registers at power-on (create, reset)
   void log_error(uint8_t code, uint8_t plane, uint16_t slot, uint32_t tensor, uint64_t chunk, uint64_t addr);
   // Submit a DRAM access of the lines covering [addr, end) to the timing model and count it.
   void dram_access(uint64_t addr, uint64_t end, bool write);
@@ -85,6 +111,23 @@ struct DeviceModel::Impl {
   void write_csr(uint64_t offset, uint64_t value);
   void commit(uint64_t count);
   Status check_descriptor(const Descriptor& d, const MappedTensor* prev) const;
+
+  // ---- device_kv.cc (spec 7.7) ----
+  Resp kv_read_beat(uint64_t offset, uint8_t* out);
+  Resp kv_write_beat(uint64_t offset, const uint8_t* data, uint64_t strobe);
+  // Page-table beats at control offset kKvPageTableBase + 64 p; false if o is not in the table.
+  bool kv_desc_read(uint64_t o, uint8_t* out) const;
+  bool kv_desc_write(uint64_t o, const uint8_t* data, uint64_t strobe);
+  void kv_seal_request(uint64_t page);  // KV_SEAL
+  void kv_free(uint32_t p);
+  // 0 when d opens (or restores) on this device, else the KvPageRejected reason.
+  uint8_t kv_check(const KvPageDesc& d) const;
+  uint8_t kv_restore(uint32_t p, const KvPageDesc& d);
+  void kv_seal(uint32_t p);
+  // The page header of sealed page p's slot, checked against the page (logs Index when log).
+  bool kv_header(uint32_t p, KvPageHeader& h, bool log);
+  // Decode sealed page p into the KV read buffer; false (logged) on a header or block failure.
+  bool kv_load(uint32_t p);
 
   // ---- device_region.cc ----
   Resp read_region(uint8_t window, uint64_t offset, uint8_t* out);
@@ -113,6 +156,10 @@ struct DeviceModel::Impl {
   // Decode slot s of chunk k (n elements) from its stored bytes into plane: kErrNone or the ERR_CODE code.
   uint8_t decode_block(const MappedTensor& m, uint64_t k, size_t s, uint64_t n, const std::vector<uint8_t>& stored,
                        std::vector<uint8_t>& plane);
+  // The same for any block: plane id, type, tensor (or KV page) number for messages, block id k,
+  // n elements, raw size.
+  uint8_t decode_any_block(DType t, uint8_t id, uint32_t number, uint64_t k, size_t s, uint64_t n, uint32_t raw,
+                           const std::vector<uint8_t>& stored, std::vector<uint8_t>& plane);
   // Fetch and decode chunk k into out; false on an index or block failure (logged when log is set:
   // demand decodes log, prefetches do not).
   bool decode_chunk(const MappedTensor& m, const Region& r, uint64_t k, std::vector<uint8_t>& out, bool log);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include <xxhash.h>
+
 namespace ndp::dev {
 namespace {
 
@@ -202,6 +204,108 @@ const char* resp_name(Resp r) {
     case Resp::kDecErr: return "DECERR";
   }
   return "?";
+}
+
+}  // namespace ndp::dev
+
+// ---- KV pages (7.7) ----------------------------------------------------------------------------
+
+namespace ndp::dev {
+
+uint64_t KvCaps::encode() const {
+  return (max_pages & 0xFFFF) | uint64_t{buffers & 0xFF} << 16 | uint64_t{buffer_elems_log2 & 0x1F} << 24 |
+         uint64_t{dtype_mask} << 32 | uint64_t{span_log2 & 0x1F} << 40;
+}
+
+KvCaps KvCaps::decode(uint64_t v) {
+  KvCaps c;
+  c.max_pages = v & 0xFFFF;
+  c.buffers = (v >> 16) & 0xFF;
+  c.buffer_elems_log2 = (v >> 24) & 0x1F;
+  c.dtype_mask = static_cast<uint8_t>(v >> 32);
+  c.span_log2 = (v >> 40) & 0x1F;
+  return c;
+}
+
+void KvPageDesc::encode(uint8_t out[64]) const {
+  std::fill(out, out + 64, uint8_t{0});
+  put_le(out + 0, slot, 8);
+  put_le(out + 8, slot_bytes, 4);
+  put_le(out + 12, window, 4);
+  put_le(out + 16, width, 4);
+  out[20] = dtype;
+  out[21] = layout;
+  out[22] = policy;
+  out[23] = flags;
+  out[32] = static_cast<uint8_t>(state);
+  put_le(out + 36, tokens, 4);
+  put_le(out + 40, stored_bytes, 4);
+}
+
+KvPageDesc KvPageDesc::decode(const uint8_t in[64]) {
+  KvPageDesc d;
+  d.slot = get_le(in + 0, 8);
+  d.slot_bytes = static_cast<uint32_t>(get_le(in + 8, 4));
+  d.window = static_cast<uint32_t>(get_le(in + 12, 4));
+  d.width = static_cast<uint32_t>(get_le(in + 16, 4));
+  d.dtype = in[20];
+  d.layout = in[21];
+  d.policy = in[22];
+  d.flags = in[23];
+  d.state = static_cast<KvPageState>(in[32] & 3);
+  d.tokens = static_cast<uint32_t>(get_le(in + 36, 4));
+  d.stored_bytes = static_cast<uint32_t>(get_le(in + 40, 4));
+  return d;
+}
+
+namespace {
+constexpr size_t kKvMaxBlocks = (kKvPageHeaderBytes - 4 - 32) / 4;  // 23 block offsets fit
+}
+
+void KvPageHeader::encode(uint8_t out[kKvPageHeaderBytes]) const {
+  std::fill(out, out + kKvPageHeaderBytes, uint8_t{0});
+  put_le(out + 0, kKvPageMagic, 4);
+  put_le(out + 4, tokens, 4);
+  put_le(out + 8, window, 4);
+  put_le(out + 12, width, 4);
+  out[16] = dtype;
+  out[17] = layout;
+  out[18] = static_cast<uint8_t>(rel.size());
+  put_le(out + 20, stored_bytes, 4);
+  for (size_t s = 0; s < rel.size() && s < kKvMaxBlocks; ++s) put_le(out + 32 + 4 * s, rel[s], 4);
+  put_le(out + 124, XXH32(out, 124, 0), 4);
+}
+
+Result<KvPageHeader> KvPageHeader::decode(const uint8_t in[kKvPageHeaderBytes]) {
+  if (get_le(in, 4) != kKvPageMagic) return Status::Error("KV page header: bad magic");
+  if (get_le(in + 124, 4) != XXH32(in, 124, 0)) return Status::Error("KV page header: checksum mismatch");
+  KvPageHeader h;
+  h.tokens = static_cast<uint32_t>(get_le(in + 4, 4));
+  h.window = static_cast<uint32_t>(get_le(in + 8, 4));
+  h.width = static_cast<uint32_t>(get_le(in + 12, 4));
+  h.dtype = in[16];
+  h.layout = in[17];
+  const size_t P = in[18];
+  if (P < 1 || P > kKvMaxBlocks) return Status::Error("KV page header: " + num(P) + " blocks");
+  h.stored_bytes = static_cast<uint32_t>(get_le(in + 20, 4));
+  for (size_t s = 0; s < P; ++s) h.rel.push_back(static_cast<uint32_t>(get_le(in + 32 + 4 * s, 4)));
+  return h;
+}
+
+std::vector<uint8_t> kv_page_planes(DType t, Layout l) {
+  std::vector<uint8_t> ids{kPlaneKvBase};
+  for (uint8_t id : plane_order(t, l)) ids.push_back(id);
+  return ids;
+}
+
+uint64_t kv_block_raw_bytes(uint8_t plane_id, uint64_t w, uint32_t width) {
+  return plane_id == kPlaneKvBase ? width : plane_raw_bytes(plane_id, w * width);
+}
+
+uint64_t kv_slot_bytes(DType t, Layout l, uint32_t window, uint32_t width) {
+  uint64_t b = kKvPageHeaderBytes;
+  for (uint8_t id : kv_page_planes(t, l)) b += kBlockHeaderBytes + kv_block_raw_bytes(id, window, width);
+  return (b + kBeatBytes - 1) / kBeatBytes * kBeatBytes;
 }
 
 }  // namespace ndp::dev

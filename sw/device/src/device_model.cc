@@ -66,6 +66,14 @@ Status DeviceConfig::validate() const {
   if (max_prefetch > 255 || (max_prefetch > 0 && max_prefetch + 2 > chunk_buffers))
     return Status::Error("device config: max_prefetch must be at most chunk_buffers - 2");
   if (track_entries < 1 || track_entries > 255) return Status::Error("device config: track_entries must be 1..255");
+  if (kv_pages > 65535) return Status::Error("device config: kv_pages must be 0..65535");
+  if (kv_pages > 0) {
+    if (kv_buffers < 1 || kv_buffers > 255) return Status::Error("device config: kv_buffers must be 1..255");
+    if (!pow2(kv_buffer_elems) || kv_buffer_elems < 32 || kv_buffer_elems > (1u << 20))
+      return Status::Error("device config: kv_buffer_elems must be a power of two in 32..2^20");
+    if (!kv_dtype_mask || (kv_dtype_mask & ~((1u << 1) | (1u << 2))))
+      return Status::Error("device config: kv_dtype_mask must name bf16 and/or fp16 only");
+  }
   return Status::Ok();
 }
 
@@ -79,11 +87,28 @@ Result<std::unique_ptr<DeviceModel>> DeviceModel::create(const DeviceConfig& cfg
   std::unique_ptr<DeviceModel> m(new DeviceModel());
   m->impl_->cfg = cfg;
   m->impl_->dram.emplace(std::move(d.value()));
-  m->impl_->desc_mem.assign(size_t{cfg.max_tensors} * kDescBytes, 0);
-  m->impl_->cache.resize(cfg.chunk_buffers);
-  m->impl_->prefetch = cfg.max_prefetch;
-  m->impl_->track = m->impl_->max_track();
+  m->impl_->init();
   return m;
+}
+
+void DeviceModel::Impl::init() {
+  desc_mem.assign(size_t{cfg.max_tensors} * kDescBytes, 0);
+  cache.assign(cfg.chunk_buffers, ChunkEntry{});
+  prefetch = cfg.max_prefetch;
+  track = max_track();
+  kv.assign(cfg.kv_pages, KvPage{});
+}
+
+void DeviceModel::reset() {
+  // Everything but DRAM (contents and timing model) back to power-on.
+  auto fresh = std::make_unique<Impl>();
+  fresh->cfg = impl_->cfg;
+  fresh->dram = std::move(impl_->dram);
+  fresh->mem = std::move(impl_->mem);
+  fresh->dram_tag = impl_->dram_tag;
+  fresh->cycle_base = fresh->dram->now_cycle();
+  impl_ = std::move(fresh);
+  impl_->init();
 }
 
 const DeviceConfig& DeviceModel::config() const { return impl_->cfg; }
@@ -161,6 +186,18 @@ uint64_t DeviceModel::Impl::csr_value(uint64_t off) const {
     case kCsrErrAddr: return err_addr;
     case kCsrErrCount: return err_count;
     case kCsrCntCycles: return dram->now_cycle() - cycle_base;
+    case kCsrKvCaps: {
+      if (!cfg.kv_pages) return 0;
+      KvCaps c;
+      c.max_pages = cfg.kv_pages;
+      c.buffers = cfg.kv_buffers;
+      c.buffer_elems_log2 = log2u(cfg.kv_buffer_elems);
+      c.dtype_mask = cfg.kv_dtype_mask;
+      c.span_log2 = kv_span_log2();
+      return c.encode();
+    }
+    case kCsrCntKvSeals: return cnt[kKvSeals];
+    case kCsrCntKvStoredBytes: return cnt[kKvStored];
     default: break;
   }
   if (off >= kCsrCntHostRdBeats && off <= kCsrCntBlocks) return cnt[(off - kCsrCntHostRdBeats) / 8];
@@ -179,9 +216,11 @@ void DeviceModel::Impl::write_csr(uint64_t off, uint64_t v) {
       cycle_base = dram->now_cycle();
     }
     if (v & kCtrlClearErrLog) err_code = err_chunk = err_addr = err_count = 0;
-    if (v & kCtrlFlush) flush_cache();
+    if (v & kCtrlFlush) flush_cache(), kv_rd.valid = false;
   } else if (off == kCsrPrefetch) {
     prefetch = std::min<uint32_t>(static_cast<uint32_t>(v & 0xFF), cfg.max_prefetch);
+  } else if (off == kCsrKvSeal) {
+    kv_seal_request(v);
   } else if (off == kCsrTrack) {
     track = std::min<uint32_t>(static_cast<uint32_t>(v & 0xFF), max_track());
   }  // other offsets: read-only or undefined, the write is ignored
@@ -244,10 +283,12 @@ Resp DeviceModel::Impl::read_beat(uint64_t line, uint8_t* out) {
       }
       return Resp::kOkay;
     }
+    if (kv_desc_read(o, out)) return Resp::kOkay;
     if (o < kDescTableBase || o - kDescTableBase >= desc_mem.size()) return Resp::kDecErr;
     std::memcpy(out, desc_mem.data() + (o - kDescTableBase), kBeatBytes);
     return Resp::kOkay;
   }
+  if (w == kWindowKv) return kv_read_beat(o, out);
   if (w == kWindowStore) {
     if (o >= cfg.dram_bytes) return Resp::kDecErr;
     mem.read(o, kBeatBytes, out);
@@ -268,6 +309,7 @@ Resp DeviceModel::Impl::write_beat(uint64_t line, const uint8_t* data, uint64_t 
     dram_access(o, o + kBeatBytes, true);
     return Resp::kOkay;
   }
+  if (w == kWindowKv) return kv_write_beat(o, data, strobe);
   if (w != kWindowControl) return Resp::kDecErr;
   if (o < kCsrSpace) {
     for (unsigned j = 0; j < kBeatBytes; j += 8) {
@@ -278,6 +320,7 @@ Resp DeviceModel::Impl::write_beat(uint64_t line, const uint8_t* data, uint64_t 
     }
     return Resp::kOkay;
   }
+  if (kv_desc_write(o, data, strobe)) return Resp::kOkay;
   if (o < kDescTableBase || o - kDescTableBase >= desc_mem.size()) return Resp::kDecErr;
   uint8_t* dst = desc_mem.data() + (o - kDescTableBase);
   for (unsigned j = 0; j < kBeatBytes; ++j)
@@ -332,7 +375,10 @@ Resp DeviceModel::write_burst(uint64_t addr, unsigned beats, const uint8_t* data
     const Resp r = m.write_beat(first + kBeatBytes * k, data + size_t{k} * kBeatBytes, strobes ? strobes[k] : ~uint64_t{0});
     if (r == Resp::kDecErr) {
       m.cnt[kDecErr]++;
-      b = Resp::kDecErr;
+      if (b == Resp::kOkay) b = Resp::kDecErr;
+    } else if (r == Resp::kSlvErr) {  // a KV beat the page cannot take (7.7)
+      m.cnt[kSlvErr]++;
+      b = Resp::kSlvErr;
     }
   }
   return b;

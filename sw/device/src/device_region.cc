@@ -10,9 +10,6 @@
 namespace ndp::dev {
 namespace {
 
-constexpr uint64_t kMinBlockSpan = kBlockHeaderBytes + 1;             // 13
-constexpr uint64_t kMaxBlockSpan = kBlockHeaderBytes + kMaxPlaneBytes;  // 65548
-
 uint64_t get_le(const uint8_t* p, int bytes) {
   uint64_t v = 0;
   for (int i = 0; i < bytes; ++i) v |= uint64_t{p[i]} << (8 * i);
@@ -181,20 +178,26 @@ bool DeviceModel::Impl::fetch_index(const MappedTensor& m, uint64_t k, const std
 uint8_t DeviceModel::Impl::decode_block(const MappedTensor& m, uint64_t k, size_t s, uint64_t n,
                                         const std::vector<uint8_t>& stored, std::vector<uint8_t>& plane) {
   const uint8_t id = m.order[s];
-  const uint32_t raw = static_cast<uint32_t>(plane_raw_bytes(id, n));
-  const std::string what = "tensor " + std::to_string(m.number) + " chunk " + std::to_string(k) + " slot " +
+  return decode_any_block(m.dtype, id, m.number, k, s, n, static_cast<uint32_t>(plane_raw_bytes(id, n)), stored,
+                          plane);
+}
+
+uint8_t DeviceModel::Impl::decode_any_block(DType t, uint8_t id, uint32_t number, uint64_t k, size_t s, uint64_t n,
+                                            uint32_t raw, const std::vector<uint8_t>& stored,
+                                            std::vector<uint8_t>& plane) {
+  const std::string what = "tensor " + std::to_string(number) + " chunk " + std::to_string(k) + " slot " +
                            std::to_string(s);
   PlaneCheck c;
   if (!cfg.has_zstd && stored.size() >= kBlockHeaderBytes && (stored[3] & 0x0F) == uint8_t(Codec::kZstd)) {
     // A lane without the ZSTD engine: the header checks and the payload bound, then "unsupported".
-    Status st = decode_chunk_plane(dec, m.dtype, id, k, n, raw, stored.data(), kBlockHeaderBytes, what, plane, &c);
+    Status st = decode_chunk_plane(dec, t, id, k, n, raw, stored.data(), kBlockHeaderBytes, what, plane, &c);
     if (c.rule != PlaneRule::kBlock || c.block != BlockFault::kPayloadTruncated)
       return lane_error_code(lane_status(c.block));  // a header check failed first
     const uint32_t comp = stored[6] | stored[7] << 8;  // 65536 is a size-rule failure for ZSTD
     return lane_error_code(kBlockHeaderBytes + comp > stored.size() ? LaneStatus::kPayloadTrunc
                                                                      : LaneStatus::kUnsupported);
   }
-  if (decode_chunk_plane(dec, m.dtype, id, k, n, raw, stored.data(), stored.size(), what, plane, &c).ok())
+  if (decode_chunk_plane(dec, t, id, k, n, raw, stored.data(), stored.size(), what, plane, &c).ok())
     return kErrNone;
   if (c.rule == PlaneRule::kSpan) return kErrBlockSpan;
   if (c.rule == PlaneRule::kExpRange) return kErrExpRange;

@@ -52,6 +52,21 @@ Status write_descriptor(HostPort& port, uint32_t t, const Descriptor& d) {
   return s;
 }
 
+Status kv_page_write(HostPort& port, uint32_t p, const KvPageDesc& d) {
+  uint8_t line[kDescBytes];
+  d.encode(line);
+  Status s = port.write(window_address(kWindowControl, kKvPageTableBase + kDescBytes * p), line, kDescBytes);
+  if (!s.ok()) s.prepend("KV page " + std::to_string(p) + ": ");
+  return s;
+}
+
+Result<KvPageDesc> kv_page_read(HostPort& port, uint32_t p) {
+  uint8_t line[kDescBytes];
+  Status s = port.read(window_address(kWindowControl, kKvPageTableBase + kDescBytes * p), kDescBytes, line, nullptr);
+  if (!s.ok()) return s.prepend("KV page " + std::to_string(p) + ": ");
+  return KvPageDesc::decode(line);
+}
+
 Status store_write(HostPort& port, uint64_t dram_addr, const uint8_t* data, size_t bytes) {
   if (bytes == 0) return Status::Ok();
   const uint64_t first = dram_addr & ~(kBeatBytes - 1);

@@ -212,7 +212,7 @@ TEST(DeviceErrors, DecErrCases) {
   EXPECT_EQ(rd(window_address(fp8, 19968)), Resp::kOkay);     // the partial last beat: 32 bytes, then 0
   for (int j = 32; j < 64; ++j) EXPECT_EQ(buf[j], 0);
   EXPECT_EQ(rd(window_address(0x02, 0)), Resp::kDecErr);
-  EXPECT_EQ(rd(window_address(0x40, 0)), Resp::kDecErr);                    // KV write path: reserved
+  EXPECT_EQ(rd(window_address(0x41, 0)), Resp::kDecErr);                    // reserved (0x40: KV pages, 7.7)
   EXPECT_EQ(rd(window_address(0xE0, 0)), Resp::kDecErr);                   // g = 3
   EXPECT_EQ(rd(window_address(region_window(12, 0), 0)), Resp::kDecErr);    // reserved f
   EXPECT_EQ(rd(window_address(region_window(kFormatEmK + 8, 0), 0)), Resp::kDecErr);  // e8m8 of bf16
@@ -223,7 +223,7 @@ TEST(DeviceErrors, DecErrCases) {
   EXPECT_EQ(rd(window_address(kWindowControl, kDescTableBase + 1024 * 64)), Resp::kDecErr);
   EXPECT_EQ(rd(uint64_t{1} << 48), Resp::kDecErr);
   EXPECT_EQ(l.m->write_burst(window_address(fp8, 0), 1, buf, nullptr), Resp::kDecErr);  // region: read-only
-  EXPECT_EQ(l.m->write_burst(window_address(0x40, 0), 1, buf, nullptr), Resp::kDecErr);
+  EXPECT_EQ(l.m->write_burst(window_address(0x7F, 0), 1, buf, nullptr), Resp::kDecErr);
   EXPECT_EQ(l.m->write_burst(window_address(kWindowStore, uint64_t{1} << 30), 2, buf, nullptr), Resp::kDecErr);
   EXPECT_EQ(l.m->peek_csr(kCsrErrCount), 0u);  // DECERR is not logged
   EXPECT_EQ(l.m->peek_csr(kCsrCntDecErr), 14u);

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "dev_kv.h"
 #include "kv_store.h"
 #include "ndp/device_model.h"
 #include "range_alloc.h"
@@ -66,7 +67,10 @@ struct PortBackend::Impl : KvMemory {
   std::vector<std::pair<uint32_t, uint32_t>> table;  // descriptor t -> (image, tensor)
   uint32_t next_image = 1;
   bool enabled = false;
-  KvStore kv{*this};
+  KvStore kv{*this};                 // streams the device's KV pages do not take (golden model here)
+  std::unique_ptr<DevKvStore> dkv;   // streams written through the device's KV pages (spec 7.7)
+  uint32_t next_stream = 1;
+  std::map<uint32_t, uint32_t> kv_ids;  // host stream id -> KvStore id (device streams keep their id)
 
   Status check_supported(const TensorInfo& t) const;
   Status plan_image(ImageRec& rec, const ImageReader& rd);
@@ -119,6 +123,9 @@ Result<std::unique_ptr<PortBackend>> PortBackend::attach(std::unique_ptr<HostPor
   if (!caps.ok()) return caps.status();
   m.caps = Caps::decode(caps.value());
   m.dram = RangeAlloc(m.caps.dram_bytes);
+  auto kvc = csr_read(*m.port, kCsrKvCaps);
+  if (!kvc.ok()) return kvc.status();
+  if (kvc.value()) m.dkv = std::make_unique<DevKvStore>(*m.port, m.dram, KvCaps::decode(kvc.value()));
   return b;
 }
 
@@ -356,25 +363,64 @@ Result<uint64_t> PortBackend::tensor_base(uint32_t image, uint32_t tensor) {
   return it->second.base[tensor];
 }
 
+// KV streams: through the device's KV pages when it has them and takes the geometry, else on the
+// golden model in the node (KvStore, stored through the store window).
 Result<uint32_t> PortBackend::kv_create(DType t, const KvGeometry& g) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->kv.create(t, g);
+  Impl& m = *impl_;
+  Status chk = kv_window_check(t, g, g.window);
+  if (!chk.ok()) return chk.prepend("KV stream: ");
+  const uint32_t id = m.next_stream++;
+  if (m.dkv && m.dkv->fits(t, g)) {
+    NDP_RETURN_IF_ERROR(m.dkv->create(id, t, g));
+    return id;
+  }
+  auto inner = m.kv.create(t, g);
+  if (!inner.ok()) return inner.status();
+  m.kv_ids[id] = inner.value();
+  return id;
 }
 Status PortBackend::kv_append(uint32_t stream, const uint16_t* tm, uint64_t tokens, CallStats* st) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->kv.append(stream, tm, tokens, st);
+  Impl& m = *impl_;
+  if (m.dkv && m.dkv->has(stream)) return m.dkv->append(stream, tm, tokens, st);
+  auto it = m.kv_ids.find(stream);
+  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
+  return m.kv.append(it->second, tm, tokens, st);
 }
 Status PortBackend::kv_read(uint32_t stream, uint64_t first, uint64_t tokens, uint16_t* out, CallStats* st) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->kv.read(stream, first, tokens, out, st);
+  Impl& m = *impl_;
+  if (m.dkv && m.dkv->has(stream)) return m.dkv->read(stream, first, tokens, out, st);
+  auto it = m.kv_ids.find(stream);
+  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
+  return m.kv.read(it->second, first, tokens, out, st);
 }
 Result<uint64_t> PortBackend::kv_tokens(uint32_t stream) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->kv.tokens(stream);
+  Impl& m = *impl_;
+  if (m.dkv && m.dkv->has(stream)) return m.dkv->tokens(stream);
+  auto it = m.kv_ids.find(stream);
+  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
+  return m.kv.tokens(it->second);
 }
 Status PortBackend::kv_free(uint32_t stream) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->kv.release(stream);
+  Impl& m = *impl_;
+  if (m.dkv && m.dkv->has(stream)) return m.dkv->release(stream);
+  auto it = m.kv_ids.find(stream);
+  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
+  Status s = m.kv.release(it->second);
+  m.kv_ids.erase(it);
+  return s;
+}
+
+Result<bool> PortBackend::kv_on_device(uint32_t stream) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl& m = *impl_;
+  if (m.dkv && m.dkv->has(stream)) return true;
+  if (m.kv_ids.count(stream)) return false;
+  return Status::Error("no KV stream " + std::to_string(stream));
 }
 
 BackendInfo PortBackend::info() {

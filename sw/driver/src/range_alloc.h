@@ -24,6 +24,13 @@ class RangeAlloc {
     used_[at] = bytes;
     return at;
   }
+  // Shorten the range that starts at `start` to `bytes` (0 < bytes <= its length); false otherwise.
+  bool shrink(uint64_t start, uint64_t bytes) {
+    auto it = used_.find(start);
+    if (it == used_.end() || bytes == 0 || bytes > it->second) return false;
+    it->second = bytes;
+    return true;
+  }
   // Free the range that starts at `start`; false if none does.
   bool free(uint64_t start) { return used_.erase(start) == 1; }
   uint64_t used_bytes() const {

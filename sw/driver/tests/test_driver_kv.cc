@@ -1,10 +1,14 @@
 // KV streams: token-major words appended in uneven pieces come back exactly (whole and any range,
 // across full windows and the partial one), on the emulated node (in process and daemon) and dax;
 // windows are stored encoded (fewer device bytes than raw for KV-like data); bad geometry, unknown
-// streams and ranges beyond the written tokens are errors.
+// streams and ranges beyond the written tokens are errors. On the emulated node the streams go
+// through the device's KV pages (spec 7.7): early seals when the window buffers run out, and the
+// fallback to the golden model for geometries the pages do not take.
 #include <random>
 
 #include "driver_test_util.h"
+#include "ndp/device_model.h"
+#include "ndp/port_backend.h"
 
 namespace ndp::drv::test {
 namespace {
@@ -67,6 +71,65 @@ TEST(DriverKv, RoundTripEveryBackend) {
     EXPECT_FALSE(dev->kv_append(999, nullptr, 0).ok());
     EXPECT_EQ(dev->stats().device_free, dev->stats().device_memory) << "freed streams release device memory";
   }
+}
+
+// Three streams interleaved token by token on a device with two window buffers: opening the third
+// page seals the page written longest ago (a partial window), and every token still reads back. A
+// geometry the pages do not take (N = 8) is served on the golden model. Freed streams free their
+// pages (reads of them would answer SLVERR) and their DRAM.
+TEST(DriverKv, DevicePagesEarlySealsAndFallback) {
+  std::mt19937_64 rng(test_seed() + 7);
+  dev::DeviceConfig cfg;
+  cfg.kv_buffers = 2;
+  cfg.dram_bytes = uint64_t{1} << 26;
+  auto model = dev::DeviceModel::create(cfg);
+  ASSERT_TRUE(model.ok());
+  dev::DeviceModel* raw = model.value().get();
+  auto be = PortBackend::attach(std::move(model.value()), "model");
+  ASSERT_TRUE(be.ok()) << be.status().message();
+  PortBackend& b = *be.value();
+  const KvGeometry g{16, 32, 2};  // N = 64: two lines per token
+  const uint64_t per = 64, tokens = 70;
+  std::vector<std::vector<uint16_t>> in;
+  std::vector<uint32_t> ids;
+  for (int k = 0; k < 3; ++k) {
+    in.push_back(kv_words(DType::kBF16, tokens, per, static_cast<uint32_t>(rng())));
+    auto id = b.kv_create(DType::kBF16, g);
+    ASSERT_TRUE(id.ok()) << id.status().message();
+    EXPECT_TRUE(b.kv_on_device(id.value()).value());
+    ids.push_back(id.value());
+  }
+  for (uint64_t t = 0; t < tokens; ++t)
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(b.kv_append(ids[k], in[k].data() + t * per, 1, nullptr).ok());
+  EXPECT_GT(raw->peek_csr(dev::kCsrCntKvSeals), 3u * (tokens / g.window)) << "early seals happened";
+  for (int k = 0; k < 3; ++k) {
+    std::vector<uint16_t> out(in[k].size());
+    CallStats st;
+    ASSERT_TRUE(b.kv_read(ids[k], 0, tokens, out.data(), &st).ok());
+    EXPECT_EQ(out, in[k]);
+    EXPECT_GT(st.blocks, 0u);
+    for (int i = 0; i < 10; ++i) {
+      const uint64_t first = rng() % tokens, n = 1 + rng() % (tokens - first);
+      std::vector<uint16_t> part(n * per);
+      ASSERT_TRUE(b.kv_read(ids[k], first, n, part.data(), nullptr).ok());
+      ASSERT_TRUE(std::equal(part.begin(), part.end(), in[k].begin() + static_cast<long>(first * per)));
+    }
+  }
+  auto small = b.kv_create(DType::kBF16, KvGeometry{32, 8, 1});
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(b.kv_on_device(small.value()).value());
+  const std::vector<uint16_t> sv = kv_words(DType::kBF16, 40, 8, 5);
+  ASSERT_TRUE(b.kv_append(small.value(), sv.data(), 40, nullptr).ok());
+  std::vector<uint16_t> sout(sv.size());
+  ASSERT_TRUE(b.kv_read(small.value(), 0, 40, sout.data(), nullptr).ok());
+  EXPECT_EQ(sout, sv);
+  EXPECT_EQ(raw->peek_csr(dev::kCsrErrCount), 0u);
+  for (uint32_t id : ids) EXPECT_TRUE(b.kv_free(id).ok());
+  EXPECT_TRUE(b.kv_free(small.value()).ok());
+  EXPECT_FALSE(b.kv_on_device(ids[0]).ok());
+  EXPECT_EQ(b.info().free_bytes, b.info().memory_bytes);
+  for (uint32_t p = 0; p < 16; ++p)
+    EXPECT_EQ(dev::kv_page_read(*raw, p).value().state, dev::KvPageState::kFree) << "page " << p;
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ constexpr uint64_t kOffsetMask = (uint64_t{1} << kWindowShift) - 1;
 constexpr unsigned kAddressBits = 48;                          // bits 63..48 of an address: DECERR
 constexpr uint8_t kWindowControl = 0x00;
 constexpr uint8_t kWindowStore = 0x01;
-constexpr uint8_t kWindowKvFirst = 0x40, kWindowKvLast = 0x7F;  // reserved (KV write path): DECERR
+constexpr uint8_t kWindowKv = 0x40;                            // KV pages (7.7) when MaxKvPages > 0
+constexpr uint8_t kWindowKvFirst = 0x40, kWindowKvLast = 0x7F;  // 0x41..0x7F reserved: DECERR
 constexpr uint8_t kWindowRegionBase = 0x80;                     // 0x80 + 32 g + f
 constexpr uint8_t kFormatFull = 0, kFormatEmK = 1, kFormatFp8E4M3 = 16, kFormatFp8E5M2 = 17,
                   kFormatFp6E3M2 = 18, kFormatFp6E2M3 = 19, kFormatFp4E2M1 = 20, kFormatMxfp8 = 21,
@@ -43,7 +44,8 @@ constexpr uint64_t kCsrId = 0x000, kCsrCaps = 0x008, kCsrCtrl = 0x010, kCsrTenso
                    kCsrErrCount = 0x058, kCsrCntCycles = 0x080, kCsrCntHostRdBeats = 0x088,
                    kCsrCntHostWrBeats = 0x090, kCsrCntDecErr = 0x098, kCsrCntSlvErr = 0x0A0,
                    kCsrCntDramRdBytes = 0x0A8, kCsrCntDramWrBytes = 0x0B0, kCsrCntChunks = 0x0B8,
-                   kCsrCntChunkHits = 0x0C0, kCsrCntBlocks = 0x0C8;
+                   kCsrCntChunkHits = 0x0C0, kCsrCntBlocks = 0x0C8, kCsrKvCaps = 0x060, kCsrKvSeal = 0x068,
+                   kCsrCntKvSeals = 0x0D0, kCsrCntKvStoredBytes = 0x0D8;
 constexpr uint32_t kIdMagic = 0x4450444E;  // "NDPD"
 constexpr uint32_t kSpecVersion = 1;
 constexpr uint64_t kCtrlEnable = 1, kCtrlClearCounters = 2, kCtrlClearErrLog = 4, kCtrlFlush = 8;
@@ -59,6 +61,9 @@ enum class BurstType : uint8_t { kFixed = 0, kIncr = 1, kWrap = 2 };
 constexpr uint8_t kErrNone = 0, kErrProtocol = 1, kErrIndex = 2, kErrDescRejected = 3,
                   kErrBlockSpan = 4,  // the block header's 12 + comp_size differs from its index span
                   kErrExpRange = 5,   // an EXPBYTE value exceeds the dtype's exponent field
+                  kErrKvPageRejected = 6,  // a KV page descriptor failed its checks (7.7)
+                  kErrKvWrite = 7,    // a KV write or seal the page cannot take
+                  kErrKvFree = 8,     // a KV access to a free page
                   kErrLaneBase = 16;  // 16 + lane status
 
 // Codec lane statuses: a mirror of rtl/lane/lane_pkg.sv status_e (keep the two in step).
@@ -141,6 +146,67 @@ struct MapPlan {
 // unaligned image base, bases that leave the 40-bit window offset.
 Result<MapPlan> plan_map(const ImageReader& img, uint64_t image_base);
 
+// ---- KV pages (7.7) ------------------------------------------------------------------------------
+constexpr uint64_t kKvPageTableBase = 0x800000;  // page descriptor p at 0x800000 + 64 p (control window)
+constexpr uint64_t kKvPageHeaderBytes = 128;
+constexpr uint32_t kKvPageMagic = 0x50564B4E;    // "NKVP"
+constexpr uint32_t kKvWidthAlign = 32;           // N: a multiple of 32 elements (whole 64-byte lines)
+constexpr uint8_t kKvFlagValid = 1, kKvFlagRestore = 2;
+enum class KvPageState : uint8_t { kFree = 0, kOpen = 1, kSealed = 2 };
+// KvPageRejected reasons (ERR_CODE plane field).
+constexpr uint8_t kKvRejectGeometry = 1, kKvRejectSlot = 2, kKvRejectNoBuffer = 3, kKvRejectRestore = 4;
+
+// KV_CAPS (0 when the device has no KV write path).
+struct KvCaps {
+  uint32_t max_pages = 0;          // MaxKvPages
+  uint32_t buffers = 0;            // B window buffers
+  uint32_t buffer_elems_log2 = 0;  // KvBufferElems = 2^this
+  uint8_t dtype_mask = 0;          // bit = dtype code
+  uint32_t span_log2 = 0;          // page span 2^S bytes of the KV window
+  uint64_t encode() const;
+  static KvCaps decode(uint64_t v);
+};
+
+// Bytes 0..31 of a page descriptor (host-written) and its read-only state (bytes 32..43).
+struct KvPageDesc {
+  uint64_t slot = 0;
+  uint32_t slot_bytes = 0;
+  uint32_t window = 0;  // W
+  uint32_t width = 0;   // N = H x C
+  uint8_t dtype = 0;
+  uint8_t layout = 1;   // 0 bitplane, 1 expbyte
+  uint8_t policy = 0;   // CodecPolicy
+  uint8_t flags = 0;    // kKvFlagValid | kKvFlagRestore
+  // state fields (read back only)
+  KvPageState state = KvPageState::kFree;
+  uint32_t tokens = 0;
+  uint32_t stored_bytes = 0;
+  void encode(uint8_t out[64]) const;  // bytes 0..31, then the state fields
+  static KvPageDesc decode(const uint8_t in[64]);
+};
+
+// The 128-byte page header at the start of a sealed page's slot.
+struct KvPageHeader {
+  uint32_t tokens = 0, window = 0, width = 0;
+  uint8_t dtype = 0, layout = 0;
+  uint32_t stored_bytes = 0;
+  std::vector<uint32_t> rel;  // block offsets from the slot start (KVBASE first)
+  void encode(uint8_t out[kKvPageHeaderBytes]) const;
+  // Error unless the magic, the block count (1..23) and the XXH32 check out.
+  static Result<KvPageHeader> decode(const uint8_t in[kKvPageHeaderBytes]);
+};
+
+// Block slots of a page: KVBASE, then plane_order(dtype, layout).
+std::vector<uint8_t> kv_page_planes(DType t, Layout l);
+// Raw bytes of block s of a window of w tokens x N elements.
+uint64_t kv_block_raw_bytes(uint8_t plane_id, uint64_t w, uint32_t width);
+// The slot size of a geometry (7.7): align_up(128 + sum over blocks of (12 + raw at w = W), 64).
+uint64_t kv_slot_bytes(DType t, Layout l, uint32_t window, uint32_t width);
+// KV window address of line `line` of token t of page p (span 2^span_log2 bytes per page).
+inline uint64_t kv_address(uint64_t page, uint32_t span_log2, uint64_t byte) {
+  return window_address(kWindowKv, (page << span_log2) + byte);
+}
+
 // ---- Host port and driver steps ----------------------------------------------------------------
 // A host's view of the device: 64-byte beat reads and writes. Implementations (DeviceModel, the
 // RTL bench's AXI master) split a request into INCR bursts of full-width beats of at most
@@ -166,6 +232,10 @@ Result<uint64_t> csr_read(HostPort& port, uint64_t offset);
 Status csr_write(HostPort& port, uint64_t offset, uint64_t value);
 // Write descriptor t (one beat at 0x10000 + 64 t).
 Status write_descriptor(HostPort& port, uint32_t t, const Descriptor& d);
+// Write page descriptor p (bytes 0..31 of d: one beat at 0x800000 + 64 p; opens, restores or frees
+// the page, 7.7) / read it back with the page's state fields.
+Status kv_page_write(HostPort& port, uint32_t p, const KvPageDesc& d);
+Result<KvPageDesc> kv_page_read(HostPort& port, uint32_t p);
 // Write `bytes` bytes at DRAM address dram_addr through the store window (any length and alignment:
 // partial first/last lines are written with byte strobes).
 Status store_write(HostPort& port, uint64_t dram_addr, const uint8_t* data, size_t bytes);

@@ -30,6 +30,13 @@ struct DeviceConfig {
   uint32_t max_prefetch = 6;                // MaxPrefetch <= C - 2 (0 when C < 2); PREFETCH resets to it
   uint32_t track_entries = 64;              // read tracker entries (1..255, CAPS2 only; TRACK <= C - 2)
   bool has_zstd = true;                     // false: lanes without the ZSTD engine (lane status 10)
+  // KV write path (spec 7.7): page table entries (0..65535; 0: no KV path, KV_CAPS reads 0), window
+  // buffers B (1..255, pages open at once), elements per window buffer (power of two, 32..2^20; the
+  // page span is twice its bytes), dtypes KV pages take (bit = code, bf16 and fp16 only).
+  uint32_t kv_pages = 4096;
+  uint32_t kv_buffers = 64;
+  uint32_t kv_buffer_elems = 8192;
+  uint8_t kv_dtype_mask = (1u << 1) | (1u << 2);
   Ddr5Config dram;                          // timing and energy of the device DRAM
 
   // Error naming the first field out of range.
@@ -70,6 +77,9 @@ class DeviceModel : public HostPort {
   void peek_dram(uint64_t addr, size_t n, uint8_t* out) const;
   // DDR5 counters and energy of every DRAM access so far (completes the outstanding ones first).
   Ddr5Stats dram_stats();
+  // Controller reset (spec 7.7 "Reset"): registers, descriptor and page tables, chunk buffers, window
+  // buffers, counters and the error log return to their power-on state; DRAM keeps its contents.
+  void reset();
 
  private:
   DeviceModel();

@@ -5,8 +5,9 @@
 // several images, writes each image through the store window, keeps the descriptor table sorted by
 // base for all of them, commits with TENSOR_COUNT, reads regions through the region windows
 // (64-byte beats, per-beat responses) and explains a failed beat from ERR_CODE / ERR_CHUNK /
-// ERR_ADDR. KV streams and the KV tensors of an image (not mapped by the device in spec version 1)
-// are served on the golden model in the node (KvStore, ImageReader). Thread-safe (one lock).
+// ERR_ADDR. KV streams go through the device's KV pages (spec 7.7, DevKvStore) when KV_CAPS offers
+// them and the geometry fits, else on the golden model in the node (KvStore); the KV tensors of an
+// image (not mapped by the device) are read on the golden model (ImageReader). Thread-safe (one lock).
 #pragma once
 
 #include <functional>
@@ -38,6 +39,9 @@ class PortBackend : public Backend {
   Status kv_free(uint32_t stream) override;
   BackendInfo info() override;
 
+  // True when the stream's windows go through the device's KV pages (spec 7.7), false when the node
+  // encodes them on the golden model (a device without KV pages, or a geometry they do not take).
+  Result<bool> kv_on_device(uint32_t stream);
   // The device's tensor base of (image, tensor) in every region window; error if it is not mapped.
   Result<uint64_t> tensor_base(uint32_t image, uint32_t tensor);
 
