@@ -98,6 +98,27 @@ else
   "$NDP" dev read "$T/img.ndpi" --backend "emu:$SOCK" --region full -o "$T/x" >/dev/null && ok || bad "node after a corrupt image"
 fi
 
+# 2b. A real KV trace through the driver's KV streams: device KV pages on emu (in process and the
+# daemon), the golden model on dax; every token back exactly, the device memory ratio within 3 % of
+# the golden KV streams' (page headers and 64-byte slots), bad input one line and exit 1. 256 tokens:
+# whole windows (a partial last window is still open after the last token: its device slot is
+# counted on emu, the node's buffer is not on dax).
+if [ -f "$DATA/stories260K/stories260K.bin" ]; then
+  "$NDP" kvtrace "$DATA/stories260K/stories260K.bin" -o "$T/t.nkvt" --tokens 256 --seed 7 >/dev/null && ok || bad "kvtrace"
+  for b in emu:inproc "emu:$SOCK" "dax:$T/dax.img"; do
+    "$NDP" dev kv "$T/t.nkvt" --backend "$b" >"$T/kv" 2>"$T/err" && ok || bad "dev kv $b: $(cat "$T/err")"
+    tail -1 "$T/kv" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["status"] == "ok" and j["streams"] == 10 and j["tokens"] == 256 and j["window"] == 128, j
+assert j["raw_bytes"] == 10 * 256 * 32 * 2, j
+assert 0.97 * j["golden_ratio"] <= j["ratio"] <= j["golden_ratio"] + 1e-9 and j["ratio"] > 1.3, j
+' && ok || bad "dev kv $b JSON: $(tail -1 "$T/kv")"
+  done
+  expect_error "dev kv --heads 3" "$NDP" dev kv "$T/t.nkvt" --backend emu:inproc --heads 3
+fi
+expect_error "dev kv missing trace" "$NDP" dev kv "$T/none.nkvt" --backend emu:inproc
+
 # 3. bench, tensors, demo; the daemon stops on request.
 "$NDP" dev bench "$T/img.ndpi" --backend "dax:$T/dax.img" --seconds 0.05 --threads 2 --regions full,fp8-e4m3:1,mxfp4:1 \
   >"$T/bench" 2>&1 && ok || bad "dev bench: $(tail -3 "$T/bench")"

@@ -47,21 +47,16 @@ bool DeviceModel::Impl::kv_header(uint32_t p, KvPageHeader& h, bool log) {
   const KvPageDesc& d = kv[p].d;
   uint8_t raw[kKvPageHeaderBytes];
   dram_access(d.slot, d.slot + kKvPageHeaderBytes, false);
-  dram_wait();  // the block addresses depend on the header
+  dram_wait();  // the block fetch depends on the header
   mem.read(d.slot, kKvPageHeaderBytes, raw);
   auto r = KvPageHeader::decode(raw);
   bool ok = r.ok();
   if (ok) {
-    h = std::move(r.value());
-    const DType t = static_cast<DType>(d.dtype);
-    const std::vector<uint8_t> ids = kv_page_planes(t, static_cast<Layout>(d.layout));
-    ok = h.window == d.window && h.width == d.width && h.dtype == d.dtype && h.layout == d.layout &&
-         h.rel.size() == ids.size() && h.tokens >= 1 && h.tokens <= d.window && h.stored_bytes <= d.slot_bytes &&
-         h.rel[0] == kKvPageHeaderBytes;
-    for (size_t s = 0; ok && s < h.rel.size(); ++s) {
-      const uint64_t end = s + 1 < h.rel.size() ? h.rel[s + 1] : h.stored_bytes;
-      ok = end > h.rel[s] && end - h.rel[s] >= kMinBlockSpan && end - h.rel[s] <= kMaxBlockSpan;
-    }
+    h = r.value();
+    const size_t P = kv_page_planes(static_cast<DType>(d.dtype), static_cast<Layout>(d.layout)).size();
+    ok = h.window == d.window && h.width == d.width && h.dtype == d.dtype && h.layout == d.layout && h.blocks == P &&
+         h.tokens >= 1 && h.tokens <= d.window && h.stored_bytes <= d.slot_bytes &&
+         h.stored_bytes >= kKvPageHeaderBytes + P * kMinBlockSpan;
   }
   if (!ok && log) log_error(kErrIndex, 0, 0, p, 0, d.slot);
   return ok;
@@ -139,8 +134,8 @@ void DeviceModel::Impl::kv_seal(uint32_t p) {
   KvPageHeader h;
   h.tokens = w, h.window = d.window, h.width = d.width, h.dtype = d.dtype, h.layout = d.layout;
   const std::vector<uint8_t> ids = kv_page_planes(t, l);
+  h.blocks = static_cast<uint8_t>(ids.size());
   for (size_t s = 0; s < ids.size(); ++s) {
-    h.rel.push_back(static_cast<uint32_t>(blob.size()));
     const std::vector<uint8_t>& src = s == 0 ? base : planes[s - 1];
     // Cannot fail: 1..65536 bytes per plane (W x N <= KvBufferElems), a known plane id.
     (void)enc.encode(src.data(), src.size(), ids[s], p, static_cast<CodecPolicy>(d.policy),
@@ -183,19 +178,27 @@ bool DeviceModel::Impl::kv_load(uint32_t p) {
   const Layout l = static_cast<Layout>(d.layout);
   const std::vector<uint8_t> ids = kv_page_planes(t, l);
   const uint64_t n = uint64_t{h.tokens} * d.width;
+  // The blocks in one fetch, walked by their headers (spec 7.7 "Slot").
+  const uint64_t at = d.slot + kKvPageHeaderBytes, n_bytes = h.stored_bytes - kKvPageHeaderBytes;
+  std::vector<uint8_t> blocks(n_bytes);
+  dram_access(at, at + n_bytes, false);
+  mem.read(at, blocks.size(), blocks.data());
+  std::vector<uint64_t> off;
+  if (!kv_walk_blocks(blocks.data(), blocks.size(), ids.size(), off)) {
+    log_error(kErrIndex, 0, 0, p, 0, d.slot);
+    return false;
+  }
   std::vector<std::vector<uint8_t>> planes(ids.size());
   std::vector<uint8_t> stored;
   bool ok = true;
   for (size_t s = 0; s < ids.size(); ++s) {  // every block, in storage order; the first failure is logged
-    const uint64_t a = d.slot + h.rel[s], b = d.slot + (s + 1 < ids.size() ? h.rel[s + 1] : h.stored_bytes);
-    dram_access(a, b, false);
+    const uint64_t a = off[s] - kKvPageHeaderBytes, b = off[s + 1] - kKvPageHeaderBytes;
     cnt[kBlocks]++;
-    stored.resize(b - a);
-    mem.read(a, stored.size(), stored.data());
+    stored.assign(blocks.begin() + static_cast<std::ptrdiff_t>(a), blocks.begin() + static_cast<std::ptrdiff_t>(b));
     const uint8_t code = decode_any_block(t, ids[s], p, p, s, n,
                                           static_cast<uint32_t>(kv_block_raw_bytes(ids[s], h.tokens, d.width)),
                                           stored, planes[s]);
-    if (code != kErrNone && ok) log_error(code, ids[s], static_cast<uint16_t>(s), p, 0, a);
+    if (code != kErrNone && ok) log_error(code, ids[s], static_cast<uint16_t>(s), p, 0, d.slot + off[s]);
     ok = ok && code == kErrNone;
   }
   if (!ok) return false;

@@ -258,10 +258,6 @@ KvPageDesc KvPageDesc::decode(const uint8_t in[64]) {
   return d;
 }
 
-namespace {
-constexpr size_t kKvMaxBlocks = (kKvPageHeaderBytes - 4 - 32) / 4;  // 23 block offsets fit
-}
-
 void KvPageHeader::encode(uint8_t out[kKvPageHeaderBytes]) const {
   std::fill(out, out + kKvPageHeaderBytes, uint8_t{0});
   put_le(out + 0, kKvPageMagic, 4);
@@ -270,26 +266,37 @@ void KvPageHeader::encode(uint8_t out[kKvPageHeaderBytes]) const {
   put_le(out + 12, width, 4);
   out[16] = dtype;
   out[17] = layout;
-  out[18] = static_cast<uint8_t>(rel.size());
+  out[18] = blocks;
   put_le(out + 20, stored_bytes, 4);
-  for (size_t s = 0; s < rel.size() && s < kKvMaxBlocks; ++s) put_le(out + 32 + 4 * s, rel[s], 4);
-  put_le(out + 124, XXH32(out, 124, 0), 4);
+  put_le(out + 60, XXH32(out, 60, 0), 4);
 }
 
 Result<KvPageHeader> KvPageHeader::decode(const uint8_t in[kKvPageHeaderBytes]) {
   if (get_le(in, 4) != kKvPageMagic) return Status::Error("KV page header: bad magic");
-  if (get_le(in + 124, 4) != XXH32(in, 124, 0)) return Status::Error("KV page header: checksum mismatch");
+  if (get_le(in + 60, 4) != XXH32(in, 60, 0)) return Status::Error("KV page header: checksum mismatch");
   KvPageHeader h;
   h.tokens = static_cast<uint32_t>(get_le(in + 4, 4));
   h.window = static_cast<uint32_t>(get_le(in + 8, 4));
   h.width = static_cast<uint32_t>(get_le(in + 12, 4));
   h.dtype = in[16];
   h.layout = in[17];
-  const size_t P = in[18];
-  if (P < 1 || P > kKvMaxBlocks) return Status::Error("KV page header: " + num(P) + " blocks");
+  h.blocks = in[18];
   h.stored_bytes = static_cast<uint32_t>(get_le(in + 20, 4));
-  for (size_t s = 0; s < P; ++s) h.rel.push_back(static_cast<uint32_t>(get_le(in + 32 + 4 * s, 4)));
   return h;
+}
+
+bool kv_walk_blocks(const uint8_t* blocks, uint64_t n, size_t P, std::vector<uint64_t>& offsets) {
+  offsets.clear();
+  uint64_t at = 0;
+  for (size_t s = 0; s < P; ++s) {
+    if (n - at < kBlockHeaderBytes) return false;
+    const uint64_t comp = get_le(blocks + at + 6, 2);
+    offsets.push_back(kKvPageHeaderBytes + at);
+    at += kBlockHeaderBytes + (comp ? comp : 65536);
+    if (at > n) return false;
+  }
+  offsets.push_back(kKvPageHeaderBytes + at);
+  return at == n;
 }
 
 std::vector<uint8_t> kv_page_planes(DType t, Layout l) {

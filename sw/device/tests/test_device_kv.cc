@@ -173,12 +173,12 @@ TEST(KvPages, WindowsMatchTheGoldenKvStream) {
       m->peek_dram(base + k * slot_bytes, slot.size(), slot.data());
       auto h = KvPageHeader::decode(slot.data());
       ASSERT_TRUE(h.ok()) << h.status().message();
-      const size_t P = h.value().rel.size();
+      const size_t P = h.value().blocks;
       ASSERT_EQ(P, ir.tensors()[0].plane_ids.size());
-      for (size_t s = 0; s < P; ++s) {
-        const uint64_t end = s + 1 < P ? h.value().rel[s + 1] : h.value().stored_bytes;
-        ASSERT_EQ(end - h.value().rel[s], ir.block_span(0, k, s)) << "window " << k << " slot " << s;
-      }
+      std::vector<uint64_t> off;
+      ASSERT_TRUE(kv_walk_blocks(slot.data() + kKvPageHeaderBytes, slot.size() - kKvPageHeaderBytes, P, off));
+      for (size_t s = 0; s < P; ++s)
+        ASSERT_EQ(off[s + 1] - off[s], ir.block_span(0, k, s)) << "window " << k << " slot " << s;
       stored_blocks += st.value().stored_bytes - kKvPageHeaderBytes;
       const auto back = read_tokens(*m, k, g.N, 0, n);
       ASSERT_TRUE(std::equal(back.begin(), back.end(), v.begin() + t0 * g.N)) << "window " << k;
@@ -409,7 +409,31 @@ TEST(KvPages, ResetLosesOnlyOpenWindows) {
   for (uint16_t x : bad) ASSERT_EQ(x, 0);
   EXPECT_GE(err_code(*m) & 0xFF, kErrLaneBase);
   EXPECT_EQ(err_code(*m) >> 32, 1u);
-  EXPECT_EQ((err_code(*m) >> 16) & 0xFFFF, h.rel.size() - 1);  // the last slot
+  EXPECT_EQ((err_code(*m) >> 16) & 0xFFFF, h.blocks - 1u);  // the last slot
+}
+
+// A block walk that does not end at the stored bytes (a corrupt comp_size) is an Index error
+// naming the slot; the beats answer SLVERR with zeros.
+TEST(KvPages, BrokenBlockWalkIsIndexError) {
+  std::mt19937_64 rng(test_seed() + 4);
+  const Geo g{DType::kFP16, Layout::kExpByte, 32, 64, CodecPolicy::kAuto};
+  const std::vector<uint16_t> v = kv_values(g.t, g.W, g.N, rng);
+  auto m = make();
+  const uint64_t slot = 0x80000;
+  ASSERT_TRUE(kv_page_write(*m, 2, desc(g, slot)).ok());
+  ASSERT_TRUE(write_tokens(*m, 2, g.N, 0, g.W, v.data()).ok());
+  uint8_t b[64];
+  m->peek_dram(slot + 64, 64, b);
+  b[6] ^= 1;  // the KVBASE block's comp_size
+  ASSERT_TRUE(store_write(*m, slot + 64, b, 64).ok());
+  ASSERT_TRUE(csr_write(*m, kCsrCtrl, kCtrlFlush).ok());
+  std::vector<Resp> r;
+  const auto bad = read_tokens(*m, 2, g.N, 0, 2, &r);
+  for (Resp x : r) EXPECT_EQ(x, Resp::kSlvErr);
+  for (uint16_t x : bad) ASSERT_EQ(x, 0);
+  EXPECT_EQ(err_code(*m) & 0xFF, kErrIndex);
+  EXPECT_EQ(err_code(*m) >> 32, 2u);
+  EXPECT_EQ(m->peek_csr(kCsrErrAddr), slot);
 }
 
 #ifdef NDP_DEVICE_TEST_HAVE_MODEL

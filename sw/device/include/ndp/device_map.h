@@ -148,7 +148,7 @@ Result<MapPlan> plan_map(const ImageReader& img, uint64_t image_base);
 
 // ---- KV pages (7.7) ------------------------------------------------------------------------------
 constexpr uint64_t kKvPageTableBase = 0x800000;  // page descriptor p at 0x800000 + 64 p (control window)
-constexpr uint64_t kKvPageHeaderBytes = 128;
+constexpr uint64_t kKvPageHeaderBytes = 64;
 constexpr uint32_t kKvPageMagic = 0x50564B4E;    // "NKVP"
 constexpr uint32_t kKvWidthAlign = 32;           // N: a multiple of 32 elements (whole 64-byte lines)
 constexpr uint8_t kKvFlagValid = 1, kKvFlagRestore = 2;
@@ -185,22 +185,25 @@ struct KvPageDesc {
   static KvPageDesc decode(const uint8_t in[64]);
 };
 
-// The 128-byte page header at the start of a sealed page's slot.
+// The 64-byte page header at the start of a sealed page's slot; the blocks follow back to back.
 struct KvPageHeader {
   uint32_t tokens = 0, window = 0, width = 0;
-  uint8_t dtype = 0, layout = 0;
-  uint32_t stored_bytes = 0;
-  std::vector<uint32_t> rel;  // block offsets from the slot start (KVBASE first)
+  uint8_t dtype = 0, layout = 0, blocks = 0;  // blocks: P, KVBASE included
+  uint32_t stored_bytes = 0;                  // header + blocks
   void encode(uint8_t out[kKvPageHeaderBytes]) const;
-  // Error unless the magic, the block count (1..23) and the XXH32 check out.
+  // Error unless the magic and the XXH32 check out.
   static Result<KvPageHeader> decode(const uint8_t in[kKvPageHeaderBytes]);
 };
+// Walk the P blocks of a sealed page's stored bytes (bytes 64.. of the slot, `n` of them): each
+// block is 12 + its comp_size bytes and the last ends exactly at n. Fills each block's offset from
+// the slot start plus the end; false if the walk leaves the bytes or does not end at n.
+bool kv_walk_blocks(const uint8_t* blocks, uint64_t n, size_t P, std::vector<uint64_t>& offsets);
 
 // Block slots of a page: KVBASE, then plane_order(dtype, layout).
 std::vector<uint8_t> kv_page_planes(DType t, Layout l);
 // Raw bytes of block s of a window of w tokens x N elements.
 uint64_t kv_block_raw_bytes(uint8_t plane_id, uint64_t w, uint32_t width);
-// The slot size of a geometry (7.7): align_up(128 + sum over blocks of (12 + raw at w = W), 64).
+// The slot size of a geometry (7.7): align_up(64 + sum over blocks of (12 + raw at w = W), 64).
 uint64_t kv_slot_bytes(DType t, Layout l, uint32_t window, uint32_t width);
 // KV window address of line `line` of token t of page p (span 2^span_log2 bytes per page).
 inline uint64_t kv_address(uint64_t page, uint32_t span_log2, uint64_t byte) {
