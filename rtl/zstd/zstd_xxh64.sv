@@ -170,6 +170,10 @@ module zstd_xxh64 (
   // no state decode or indexed read sits in front of the trees: the value XORed into h (r_q,
   // t_q or y_q at k) and one-hot modes.
   logic [63:0] p_q, p_d;
+  // h ^ p, registered with h: the XOR of the next step's operand is folded into the adders that
+  // write h (their sum bits are p0 ^ carry, so p0 ^ p_d ^ carry costs no level), so no XOR sits
+  // in front of the multiplier trees. Equal to h_q ^ p_q in every step that reads it (asserted).
+  logic [63:0] hp_q, hp_d, m1x, m2x;
   logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
   logic        nm_q;                           // none of XMStep, XT8, XT1 (a1's fourth term)
   logic [63:0] y_q [3];          // tail bytes * P5
@@ -194,9 +198,9 @@ module zstd_xxh64 (
     for (int j = 0; j < 3; j++) tbv[j*64 +: 64] = 64'(buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8]);
     srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
     // XFeed (no mode): the first merge step at fin_go
-    a1 = ({64{ms_q}} & (h_q ^ p_q)) | ({64{t8_q}} & rotl(h_q ^ p_q, 27)) |
-         ({64{t1_q}} & rotl(h_q ^ p_q, 11)) | ({64{nm_q}} & (sumrot_q ^ r_q[0]));
-    a2 = t4_q ? rotl(h_q ^ p_q, 23) : (h_q ^ (h_q >> 33));
+    a1 = ({64{ms_q}} & hp_q) | ({64{t8_q}} & rotl(hp_q, 27)) |
+         ({64{t1_q}} & rotl(hp_q, 11)) | ({64{nm_q}} & (sumrot_q ^ r_q[0]));
+    a2 = t4_q ? rotl(hp_q, 23) : (h_q ^ (h_q >> 33));
     a3 = h_q ^ (h_q >> 29);
     d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
     d2 = t4_q ? P3 : 64'd0;
@@ -206,23 +210,38 @@ module zstd_xxh64 (
 
   // the shared multipliers, each closed by its carry-propagate adder
   logic [63:0] s1, c1, s2, c2, s3, c3, sr_s, sr_c;
-  logic [447:0] unused_co;       // carries out of the adders' bits
+  logic [319:0] unused_co;       // carries out of the other adders' bits
+  logic [63:0] co1, co2;         // carries of the m1 and m2 adders (the hp fold)
   xxh_cmul #(.W(64), .C(P1), .NX(1), .NA(1)) u_m1 (.x_i(a1), .a_i(d1), .sum_o(s1), .carry_o(c1));
   xxh_cmul #(.W(64), .C(P2), .NX(1), .NA(1)) u_m2 (.x_i(a2), .a_i(d2), .sum_o(s2), .carry_o(c2));
   xxh_cmul #(.W(64), .C(P3), .NX(1), .NA(1)) u_m3 (.x_i(a3), .a_i(64'd0), .sum_o(s3), .carry_o(c3));
-  pfx_add #(.W(64)) u_m1a (.a_i(s1), .b_i(c1), .ci_i(1'b0), .sum_o(m1), .co_o(unused_co[0 +: 64]));
-  pfx_add #(.W(64)) u_m2a (.a_i(s2), .b_i(c2), .ci_i(1'b0), .sum_o(m2), .co_o(unused_co[64 +: 64]));
-  pfx_add #(.W(64)) u_m3a (.a_i(s3), .b_i(c3), .ci_i(1'b0), .sum_o(m3), .co_o(unused_co[128 +: 64]));
+  pfx_add #(.W(64)) u_m1a (.a_i(s1), .b_i(c1), .ci_i(1'b0), .sum_o(m1), .co_o(co1));
+  pfx_add #(.W(64)) u_m2a (.a_i(s2), .b_i(c2), .ci_i(1'b0), .sum_o(m2), .co_o(co2));
+  pfx_add #(.W(64)) u_m3a (.a_i(s3), .b_i(c3), .ci_i(1'b0), .sum_o(m3), .co_o(unused_co[0 +: 64]));
+  // m1 ^ p_d and m2 ^ p_d from the adders' carries: (s ^ c ^ p_d) ^ (carry into each bit)
+  assign m1x = (s1 ^ c1 ^ p_d) ^ {co1[62:0], 1'b0};
+  assign m2x = (s2 ^ c2 ^ p_d) ^ {co2[62:0], 1'b0};
+  logic [1:0] unused_cotop;       // their carries out of bit 63
+  assign unused_cotop = {co2[63], co1[63]};
+  always_comb begin
+    hp_d = h_q ^ p_d;   // h holds (p changes: XWait into the tail steps)
+    unique case (state_q)
+      XFeed:  if (fin_go) hp_d = long_msg ? m1x : (lp5_q ^ p_d);
+      XMStep, XT8, XT1: hp_d = m1x;
+      XT4, XAv1: hp_d = m2x;
+      default: ;
+    endcase
+  end
   csa_tree #(.W(64), .N(4)) u_sr (
     .rows_i(srrows), .sum_o(sr_s), .carry_o(sr_c)
   );
-  pfx_add #(.W(64)) u_sra (.a_i(sr_s), .b_i(sr_c), .ci_i(1'b0), .sum_o(sumrot), .co_o(unused_co[192 +: 64]));
+  pfx_add #(.W(64)) u_sra (.a_i(sr_s), .b_i(sr_c), .ci_i(1'b0), .sum_o(sumrot), .co_o(unused_co[64 +: 64]));
   // the length counter and its sums with P4 and P5 (ready the cycle after the last byte or clear_i)
   pfx_add #(.W(64)) u_len (
-    .a_i(len_a), .b_i(len_b), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_co[256 +: 64])
+    .a_i(len_a), .b_i(len_b), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_co[128 +: 64])
   );
-  pfx_add #(.W(64)) u_lp4 (.a_i(len_n), .b_i(P4), .ci_i(1'b0), .sum_o(lp4), .co_o(unused_co[320 +: 64]));
-  pfx_add #(.W(64)) u_lp5 (.a_i(len_n), .b_i(P5), .ci_i(1'b0), .sum_o(lp5), .co_o(unused_co[384 +: 64]));
+  pfx_add #(.W(64)) u_lp4 (.a_i(len_n), .b_i(P4), .ci_i(1'b0), .sum_o(lp4), .co_o(unused_co[192 +: 64]));
+  pfx_add #(.W(64)) u_lp5 (.a_i(len_n), .b_i(P5), .ci_i(1'b0), .sum_o(lp5), .co_o(unused_co[256 +: 64]));
 
   // the tail bytes times P5
   logic [191:0] yp;
@@ -303,6 +322,7 @@ module zstd_xxh64 (
 
   always_ff @(posedge clk_i) begin
     p_q  <= p_d;
+    hp_q <= hp_d;
     ms_q <= (state_d == XMStep);
     t8_q <= (state_d == XT8);
     t4_q <= (state_d == XT4);
@@ -367,6 +387,7 @@ module zstd_xxh64 (
   `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
   `NDP_ASSERT(lmerge_a, lmerge_q == {4{launch == PMerge}})
   `NDP_ASSERT(nm_a, nm_q == !(ms_q || t8_q || t1_q))
+  `NDP_ASSERT(hp_a, !(ms_q || t8_q || t4_q || t1_q) || hp_q == (h_q ^ p_q))
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
