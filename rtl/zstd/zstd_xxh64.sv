@@ -176,11 +176,16 @@ module zstd_xxh64 (
   logic [63:0] hp_q, hp_d, m1x, m2x;
   logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
   logic        nm_q;                           // none of XMStep, XT8, XT1 (a1's fourth term)
+  // The same modes, one (* keep *) copy per 16-bit slice of the multiplier operands and of hp_d,
+  // so no fanout tree sits between a mode flop and the trees: XMStep, XT8, XT1, none of those,
+  // XT4, and hp's source (m1 in XMStep/XT8/XT1, m2 in XT4/XAv1).
+  logic [3:0]  ms_r, t8_r, t1_r, nm_r, t4_r, hm2_r;
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
   logic [191:0] tbv;            // the tail bytes, zero-extended
   logic [255:0] srrows;          // rows of the merge's start value
   logic [63:0] a1, a2, a3;       // multiplier inputs
+  logic [63:0] hp27, hp11, hp23, hx33, sr0;  // their candidate operands
   logic [63:0] d1, d2;           // their addends: P4 / length + P4 / 0, P3 / 0
   logic [63:0] m1, m2, m3;       // products plus addends
   logic [63:0] sumrot, sumrot_q;  // the merge's start value, kept with the accumulators
@@ -198,9 +203,16 @@ module zstd_xxh64 (
     for (int j = 0; j < 3; j++) tbv[j*64 +: 64] = 64'(buf_q[9'({n8, cnt_q[2], 5'b00000}) + 9'(8 * j) +: 8]);
     srrows = {rotl(v_q[3], 18), rotl(v_q[2], 12), rotl(v_q[1], 7), rotl(v_q[0], 1)};
     // XFeed (no mode): the first merge step at fin_go
-    a1 = ({64{ms_q}} & hp_q) | ({64{t8_q}} & rotl(hp_q, 27)) |
-         ({64{t1_q}} & rotl(hp_q, 11)) | ({64{nm_q}} & (sumrot_q ^ r_q[0]));
-    a2 = t4_q ? rotl(hp_q, 23) : (h_q ^ (h_q >> 33));
+    hp27 = rotl(hp_q, 27);
+    hp11 = rotl(hp_q, 11);
+    hp23 = rotl(hp_q, 23);
+    hx33 = h_q ^ (h_q >> 33);
+    sr0  = sumrot_q ^ r_q[0];
+    for (int j = 0; j < 4; j++) begin  // each 16-bit slice selects on its own mode flops
+      a1[j*16 +: 16] = ({16{ms_r[j]}} & hp_q[j*16 +: 16]) | ({16{t8_r[j]}} & hp27[j*16 +: 16]) |
+                       ({16{t1_r[j]}} & hp11[j*16 +: 16]) | ({16{nm_r[j]}} & sr0[j*16 +: 16]);
+      a2[j*16 +: 16] = t4_r[j] ? hp23[j*16 +: 16] : hx33[j*16 +: 16];
+    end
     a3 = h_q ^ (h_q >> 29);
     d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
     d2 = t4_q ? P3 : 64'd0;
@@ -223,14 +235,15 @@ module zstd_xxh64 (
   assign m2x = (s2 ^ c2 ^ p_d) ^ {co2[62:0], 1'b0};
   logic [1:0] unused_cotop;       // their carries out of bit 63
   assign unused_cotop = {co2[63], co1[63]};
+  logic fin_long, fin_short;    // the digest's first write of h: m1 (merge) or lp5
+  assign fin_long  = (state_q == XFeed) && fin_go && long_msg;
+  assign fin_short = (state_q == XFeed) && fin_go && !long_msg;
   always_comb begin
-    hp_d = h_q ^ p_d;   // h holds (p changes: XWait into the tail steps)
-    unique case (state_q)
-      XFeed:  if (fin_go) hp_d = long_msg ? m1x : (lp5_q ^ p_d);
-      XMStep, XT8, XT1: hp_d = m1x;
-      XT4, XAv1: hp_d = m2x;
-      default: ;
-    endcase
+    for (int j = 0; j < 4; j++) begin  // h holds otherwise (XWait into the tail steps: p changes)
+      hp_d[j*16 +: 16] = ({16{!nm_r[j] || fin_long}} & m1x[j*16 +: 16]) | ({16{hm2_r[j]}} & m2x[j*16 +: 16]) |
+                         ({16{nm_r[j] && !fin_long && !hm2_r[j]}} &
+                          ((fin_short ? lp5_q[j*16 +: 16] : h_q[j*16 +: 16]) ^ p_d[j*16 +: 16]));
+    end
   end
   csa_tree #(.W(64), .N(4)) u_sr (
     .rows_i(srrows), .sum_o(sr_s), .carry_o(sr_c)
@@ -331,6 +344,16 @@ module zstd_xxh64 (
     ml_q <= (state_d == XMStep && k_d == 2'd3);
   end
 
+  for (genvar j = 0; j < 4; j++) begin : gen_mode
+    logic [5:0] mq;
+    (* keep *) always_ff @(posedge clk_i) begin
+      mq <= {state_d == XMStep, state_d == XT8, state_d == XT1,
+             !(state_d == XMStep || state_d == XT8 || state_d == XT1), state_d == XT4,
+             state_d == XT4 || state_d == XAv1};
+    end
+    assign {ms_r[j], t8_r[j], t1_r[j], nm_r[j], t4_r[j], hm2_r[j]} = mq;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= XFeed;
@@ -388,6 +411,8 @@ module zstd_xxh64 (
   `NDP_ASSERT(lmerge_a, lmerge_q == {4{launch == PMerge}})
   `NDP_ASSERT(nm_a, nm_q == !(ms_q || t8_q || t1_q))
   `NDP_ASSERT(hp_a, !(ms_q || t8_q || t4_q || t1_q) || hp_q == (h_q ^ p_q))
+  `NDP_ASSERT(mode_a, ms_r == {4{ms_q}} && t8_r == {4{t8_q}} && t1_r == {4{t1_q}} && nm_r == {4{nm_q}} &&
+                      t4_r == {4{t4_q}} && hm2_r == {4{state_q == XT4 || state_q == XAv1}})
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
