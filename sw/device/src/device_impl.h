@@ -113,6 +113,9 @@ struct DeviceModel::Impl {
   Status check_descriptor(const Descriptor& d, const MappedTensor* prev) const;
 
   // ---- device_kv.cc (spec 7.7) ----
+  // The page and line of KV window offset o: nullptr with r = DECERR past the page table, or
+  // SLVERR for a free page (KvFree logged).
+  KvPage* kv_locate(uint64_t o, uint32_t& p, uint64_t& line, Resp& r);
   Resp kv_read_beat(uint64_t offset, uint8_t* out);
   Resp kv_write_beat(uint64_t offset, const uint8_t* data, uint64_t strobe);
   // Page-table beats at control offset kKvPageTableBase + 64 p; false if o is not in the table.

@@ -214,45 +214,50 @@ bool DeviceModel::Impl::kv_load(uint32_t p) {
   return true;
 }
 
-Resp DeviceModel::Impl::kv_read_beat(uint64_t o, uint8_t* out) {
+KvPage* DeviceModel::Impl::kv_locate(uint64_t o, uint32_t& p, uint64_t& line, Resp& r) {
   const uint32_t S = kv_span_log2();
-  if (kv.empty() || (o >> S) >= kv.size()) return Resp::kDecErr;
-  const uint32_t p = static_cast<uint32_t>(o >> S);
-  const uint64_t line = (o & ((uint64_t{1} << S) - 1)) / kBeatBytes;
-  KvPage& pg = kv[p];
-  if (pg.state == KvPageState::kFree) {
+  r = Resp::kDecErr;
+  if (kv.empty() || (o >> S) >= kv.size()) return nullptr;  // past the page table
+  p = static_cast<uint32_t>(o >> S);
+  line = (o & ((uint64_t{1} << S) - 1)) / kBeatBytes;
+  if (kv[p].state == KvPageState::kFree) {  // never stale data of an earlier use
     log_error(kErrKvFree, 0, 0, p, 0, o);
-    return Resp::kSlvErr;
+    r = Resp::kSlvErr;
+    return nullptr;
   }
-  const uint64_t lpt = lines_per_token(pg.d.width);
-  if (pg.state == KvPageState::kOpen) {
-    if (line >= pg.lines) return Resp::kDecErr;
-    std::memcpy(out, pg.buf.data() + line * kBeatBytes, kBeatBytes);
+  return &kv[p];
+}
+
+Resp DeviceModel::Impl::kv_read_beat(uint64_t o, uint8_t* out) {
+  uint32_t p = 0;
+  uint64_t line = 0;
+  Resp r;
+  KvPage* pg = kv_locate(o, p, line, r);
+  if (!pg) return r;
+  if (pg->state == KvPageState::kOpen) {
+    if (line >= pg->lines) return Resp::kDecErr;
+    std::memcpy(out, pg->buf.data() + line * kBeatBytes, kBeatBytes);
     return Resp::kOkay;
   }
-  if (line >= pg.tokens * lpt) return Resp::kDecErr;
+  if (line >= pg->tokens * lines_per_token(pg->d.width)) return Resp::kDecErr;
   if (!kv_load(p)) return Resp::kSlvErr;
   std::memcpy(out, kv_rd.bytes.data() + line * kBeatBytes, kBeatBytes);
   return Resp::kOkay;
 }
 
 Resp DeviceModel::Impl::kv_write_beat(uint64_t o, const uint8_t* data, uint64_t strobe) {
-  const uint32_t S = kv_span_log2();
-  if (kv.empty() || (o >> S) >= kv.size()) return Resp::kDecErr;
-  const uint32_t p = static_cast<uint32_t>(o >> S);
-  const uint64_t line = (o & ((uint64_t{1} << S) - 1)) / kBeatBytes;
-  KvPage& pg = kv[p];
-  if (pg.state == KvPageState::kFree) {
-    log_error(kErrKvFree, 0, 0, p, 0, o);
-    return Resp::kSlvErr;
-  }
-  const uint64_t lpt = lines_per_token(pg.d.width);
-  if (pg.state == KvPageState::kSealed || strobe != ~uint64_t{0} || line != pg.lines) {
+  uint32_t p = 0;
+  uint64_t line = 0;
+  Resp r;
+  KvPage* pg = kv_locate(o, p, line, r);
+  if (!pg) return r;
+  const uint64_t lpt = lines_per_token(pg->d.width);
+  if (pg->state == KvPageState::kSealed || strobe != ~uint64_t{0} || line != pg->lines) {
     log_error(kErrKvWrite, 0, 0, p, line / lpt, o);
     return Resp::kSlvErr;
   }
-  std::memcpy(pg.buf.data() + line * kBeatBytes, data, kBeatBytes);
-  if (++pg.lines == uint64_t{pg.d.window} * lpt) kv_seal(p);
+  std::memcpy(pg->buf.data() + line * kBeatBytes, data, kBeatBytes);
+  if (++pg->lines == uint64_t{pg->d.window} * lpt) kv_seal(p);
   return Resp::kOkay;
 }
 

@@ -44,20 +44,24 @@ Status csr_write(HostPort& port, uint64_t offset, uint64_t value) {
   return s;
 }
 
-Status write_descriptor(HostPort& port, uint32_t t, const Descriptor& d) {
+namespace {
+// One 64-byte table entry (tensor descriptor or KV page descriptor) at control offset `at`.
+template <typename D>
+Status write_entry(HostPort& port, uint64_t at, const D& d, const std::string& what) {
   uint8_t line[kDescBytes];
   d.encode(line);
-  Status s = port.write(window_address(kWindowControl, kDescTableBase + kDescBytes * t), line, kDescBytes);
-  if (!s.ok()) s.prepend("descriptor " + std::to_string(t) + ": ");
+  Status s = port.write(window_address(kWindowControl, at), line, kDescBytes);
+  if (!s.ok()) s.prepend(what + ": ");
   return s;
+}
+}  // namespace
+
+Status write_descriptor(HostPort& port, uint32_t t, const Descriptor& d) {
+  return write_entry(port, kDescTableBase + kDescBytes * t, d, "descriptor " + std::to_string(t));
 }
 
 Status kv_page_write(HostPort& port, uint32_t p, const KvPageDesc& d) {
-  uint8_t line[kDescBytes];
-  d.encode(line);
-  Status s = port.write(window_address(kWindowControl, kKvPageTableBase + kDescBytes * p), line, kDescBytes);
-  if (!s.ok()) s.prepend("KV page " + std::to_string(p) + ": ");
-  return s;
+  return write_entry(port, kKvPageTableBase + kDescBytes * p, d, "KV page " + std::to_string(p));
 }
 
 Result<KvPageDesc> kv_page_read(HostPort& port, uint32_t p) {
