@@ -11,7 +11,7 @@
 #
 # Per block (synth/blocks/BLOCK.cfg sets TOP, SOURCES, PARAMS "Name=value ...", PERIOD_PS,
 # BLACKBOX "module ...", DESC, optional SYNTH_ARGS for `synth`, e.g. "-noshare" where Yosys' SAT-based
-# resource sharing runs out of memory): an elaboration pass counts the RAM bits of the real RTL; the ASIC
+# resource sharing runs out of memory, optional ABC_SCRIPT=fast for synth/abc_asic_fast.script): an elaboration pass counts the RAM bits of the real RTL; the ASIC
 # pass replaces each BLACKBOX module by synth/stubs/<module>.sv (no SRAM macros in these libraries), or,
 # for a module without one (a sub-block with its own row), by its RTL header generated into SYNTH_OUT,
 # synthesises with Yosys (ASAP7 recipe of ../shared/pdk/asap7/README.md: merged library for abc, the
@@ -98,7 +98,7 @@ source synth/yosys_read.sh
 synth_block() {
   local block=$1 cfg=synth/blocks/$1.cfg
   [ -f "$cfg" ] || { echo "synth: no config $cfg" >&2; return 1; }
-  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS="" FPGA="" ASIC_SKIP=""
+  local TOP="" SOURCES="" PARAMS="" PERIOD_PS="" BLACKBOX="" DESC="" SYNTH_ARGS="" FPGA="" ASIC_SKIP="" ABC_SCRIPT=""
   # shellcheck disable=SC1090
   source "$cfg"
   SOURCES=$(echo $SOURCES)  # one line
@@ -159,7 +159,7 @@ synth_block() {
     echo "tee -o $D/stat.txt stat -liberty $MERGED"
     echo "write_verilog -noattr -noexpr -nohex -nodec $D/net.v"
   } > "$D/yosys.ys"
-  sed "s/{D}/$PERIOD_PS/g" synth/abc_asic.script > "$D/abc.script"
+  sed "s/{D}/$PERIOD_PS/g" "synth/abc_asic${ABC_SCRIPT:+_$ABC_SCRIPT}.script" > "$D/abc.script"
   if ! yosys -q -l "$D/yosys.log" -s "$D/yosys.ys" > /dev/null 2>&1; then
     echo "synth: $block: yosys failed (see $D/yosys.log)" >&2
     grep -m5 ERROR "$D/yosys.log" >&2 || true
@@ -220,7 +220,7 @@ EOT
 BLOCK='$block'
 TOP='$TOP'
 PARAMS='$PARAMS'
-DESC='$DESC'
+DESC='$DESC${ABC_SCRIPT:+ [ABC $ABC_SCRIPT script]}'
 PERIOD_PS='$PERIOD_PS'
 CELLS='$cells'
 AREA='$area'
