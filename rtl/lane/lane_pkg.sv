@@ -1,4 +1,5 @@
-// lane_pkg: status codes of the codec lane's decode direction (docs/lz4.md, "Codec lane").
+// lane_pkg: status codes of the codec lane's decode direction (docs/lz4.md, "Codec lane"), and the
+// XXH32 correction constant of lane_xxh32.
 //
 /// The order of the header checks is the golden decoder's (sw/codec block_decode.cc): header
 /// fits, codec, reserved flags, plane id defined, per-codec size rules, then plane id, block id and
@@ -22,5 +23,13 @@ package lane_pkg;
     StLz4Base       = 6'd16,  // 16 + lz4_pkg::err_e: the LZ4 payload is malformed
     StZstdBase      = 6'd32   // 32 + zstd_lane_dec code (1..18): the ZSTD payload is malformed
   } status_e;
+
+  // XXH32's first prime and the deferred correction Kc(k) of lane_xxh32's carry-save accumulators
+  // (lane_xxh32_round: v = s + c + Kc(k), k = {K32, K19}, two bits each), shared by the round
+  // (its constant tables) and lane_xxh32 (its finaliser).
+  localparam logic [31:0] XxhP1 = 32'h9E3779B1;
+  function automatic logic [31:0] xxh32_kc(input logic [3:0] k);
+    xxh32_kc = 32'(k[1:0]) * XxhP1 - 32'(k[3:2]) * (XxhP1 << 13);
+  endfunction
 
 endpackage

@@ -30,7 +30,7 @@ module lane_xxh32 #(
   input  logic               hash_ready_i,
   output logic [31:0]        hash_o
 );
-  localparam logic [31:0] P1 = 32'h9E3779B1;
+  localparam logic [31:0] P1 = lane_pkg::XxhP1;
   localparam logic [31:0] P2 = 32'h85EBCA77;
   localparam logic [31:0] P3 = 32'hC2B2AE3D;
   localparam logic [31:0] P4 = 32'h27D4EB2F;
@@ -39,10 +39,6 @@ module lane_xxh32 #(
   localparam int unsigned NW = NS * 4;         // lane words per cycle
   localparam logic [127:0] VInit = {32'd0 - P1, 32'd0, P2, P1 + P2};   // lanes 3..0
 
-  // Kc(k) of lane_xxh32_round: the deferred correction of an accumulator, k = {K32, K19}
-  function automatic logic [31:0] kc_of(input logic [3:0] k);
-    kc_of = 32'(k[1:0]) * P1 - 32'(k[3:2]) * (P1 << 13);
-  endfunction
   function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
     rotl = (x << r) | (x >> (32 - r));
   endfunction
@@ -242,7 +238,7 @@ module lane_xxh32 #(
   for (genvar l = 0; l < 4; l++) begin : gen_bv
     logic [31:0] ts, tc, unused_co;
     csa_tree #(.W(32), .N(3)) u_t (
-      .rows_i({kc_of(bk_q[l*4 +: 4]), bc_q[l*32 +: 32], bs_q[l*32 +: 32]}), .sum_o(ts), .carry_o(tc)
+      .rows_i({lane_pkg::xxh32_kc(bk_q[l*4 +: 4]), bc_q[l*32 +: 32], bs_q[l*32 +: 32]}), .sum_o(ts), .carry_o(tc)
     );
     pfx_add #(.W(32)) u_a (.a_i(ts), .b_i(tc), .ci_i(1'b0), .sum_o(bv[l*32 +: 32]), .co_o(unused_co));
   end

@@ -26,26 +26,21 @@ module lane_xxh32_round (
   output logic [31:0] c_o,
   output logic [3:0]  k_o
 );
-  localparam logic [31:0] P1 = 32'h9E3779B1;
+  localparam logic [31:0] P1 = lane_pkg::XxhP1;
 
   function automatic logic [31:0] rotl(input logic [31:0] x, input int r);
     rotl = (x << r) | (x >> (32 - r));
   endfunction
-  // Kc for k = 0..15 ({K32, K19}), and P1 * rotl(Kc, 13)
-  function automatic logic [511:0] kc_table(input logic [31:0] p);
-    logic [31:0] k19, k32;
-    for (int i = 0; i < 16; i++) begin
-      k19 = 32'(i % 4);
-      k32 = 32'(i / 4);
-      kc_table[i*32 +: 32] = k19 * p - k32 * (p << 13);
-    end
+  // Kc for k = 0..15 ({K32, K19}: lane_pkg::xxh32_kc), and P1 * rotl(Kc, 13)
+  function automatic logic [511:0] kc_table();
+    for (int i = 0; i < 16; i++) kc_table[i*32 +: 32] = lane_pkg::xxh32_kc(4'(i));
   endfunction
   function automatic logic [511:0] kr_table(input logic [31:0] p);
     logic [511:0] t;
-    t = kc_table(p);
+    t = kc_table();
     for (int i = 0; i < 16; i++) kr_table[i*32 +: 32] = p * rotl(t[i*32 +: 32], 13);
   endfunction
-  localparam logic [511:0] KCT = kc_table(P1);
+  localparam logic [511:0] KCT = kc_table();
   localparam logic [511:0] KRT = kr_table(P1);
 
   logic [31:0] kc, kr;
