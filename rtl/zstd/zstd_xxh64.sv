@@ -176,10 +176,11 @@ module zstd_xxh64 (
   logic [63:0] hp_q, hp_d, m1x, m2x;
   logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
   logic        nm_q;                           // none of XMStep, XT8, XT1 (a1's fourth term)
-  // The same modes, one (* keep *) copy per 16-bit slice of the multiplier operands and of hp_d,
-  // so no fanout tree sits between a mode flop and the trees: XMStep, XT8, XT1, none of those,
-  // XT4, and hp's source (m1 in XMStep/XT8/XT1, m2 in XT4/XAv1).
-  logic [3:0]  ms_r, t8_r, t1_r, nm_r, t4_r, hm2_r;
+  // The same modes, one (* keep *) copy per 16-bit slice of the multiplier operands, their addends
+  // and hp_d, so no fanout tree sits between a mode flop and the trees: XMStep, XT8, XT1, none of
+  // those, XT4, hp's source (m1 in XMStep/XT8/XT1, m2 in XT4/XAv1), XMStep at k == 3. The scalar
+  // flops above only feed the assertions.
+  logic [3:0]  ms_r, t8_r, t1_r, nm_r, t4_r, hm2_r, ml_r;
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
   logic [191:0] tbv;            // the tail bytes, zero-extended
@@ -214,8 +215,12 @@ module zstd_xxh64 (
       a2[j*16 +: 16] = t4_r[j] ? hp23[j*16 +: 16] : hx33[j*16 +: 16];
     end
     a3 = h_q ^ (h_q >> 29);
-    d1 = t1_q ? 64'd0 : (ml_q ? lp4_q : P4);
-    d2 = t4_q ? P3 : 64'd0;
+    for (int j = 0; j < 4; j++) begin  // the addends too: per slice (a scalar mode flop merged with
+      // a replica would drive the 64 addend bits and its slice: in zstd_decoder ABC buffered that
+      // net with a 1.6 ns hold-buffer stage)
+      d1[j*16 +: 16] = t1_r[j] ? 16'd0 : (ml_r[j] ? lp4_q[j*16 +: 16] : P4[j*16 +: 16]);
+      d2[j*16 +: 16] = t4_r[j] ? P3[j*16 +: 16] : 16'd0;
+    end
     len_a = clear_i ? 64'd0 : len_q;
     len_b = (in_valid_i && state_q == XFeed && !clear_i) ? 64'(in_cnt_i) : 64'd0;
   end
@@ -345,13 +350,13 @@ module zstd_xxh64 (
   end
 
   for (genvar j = 0; j < 4; j++) begin : gen_mode
-    logic [5:0] mq;
+    logic [6:0] mq;
     (* keep *) always_ff @(posedge clk_i) begin
       mq <= {state_d == XMStep, state_d == XT8, state_d == XT1,
              !(state_d == XMStep || state_d == XT8 || state_d == XT1), state_d == XT4,
-             state_d == XT4 || state_d == XAv1};
+             state_d == XT4 || state_d == XAv1, state_d == XMStep && k_d == 2'd3};
     end
-    assign {ms_r[j], t8_r[j], t1_r[j], nm_r[j], t4_r[j], hm2_r[j]} = mq;
+    assign {ms_r[j], t8_r[j], t1_r[j], nm_r[j], t4_r[j], hm2_r[j], ml_r[j]} = mq;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -412,7 +417,8 @@ module zstd_xxh64 (
   `NDP_ASSERT(nm_a, nm_q == !(ms_q || t8_q || t1_q))
   `NDP_ASSERT(hp_a, !(ms_q || t8_q || t4_q || t1_q) || hp_q == (h_q ^ p_q))
   `NDP_ASSERT(mode_a, ms_r == {4{ms_q}} && t8_r == {4{t8_q}} && t1_r == {4{t1_q}} && nm_r == {4{nm_q}} &&
-                      t4_r == {4{t4_q}} && hm2_r == {4{state_q == XT4 || state_q == XAv1}})
+                      t4_r == {4{t4_q}} && hm2_r == {4{state_q == XT4 || state_q == XAv1}} &&
+                      ml_r == {4{ml_q}})
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
