@@ -3,7 +3,7 @@
 // (layer, K/V, head group) stream one token at a time, all streams interleaved), then read back and
 // compared word for word. On emu and rtl devices with KV pages the windows are transformed, encoded
 // and stored by the device (docs/spec.md 7.7); elsewhere on the golden model. The last stdout line is
-// JSON: the geometry, the device memory the KV cache holds after the last token and its ratio
+// JSON: the geometry, which path stored the windows (kv_path: device or node), the device memory the KV cache holds after the last token and its ratio
 // against the raw words, the golden KV streams' ratio (ImageWriter, blocks only) for comparison.
 #include <chrono>
 #include <cstdio>
@@ -23,6 +23,7 @@ struct KvRun {
   KvGeometry g;
   uint32_t streams = 0, tokens = 0;
   uint64_t raw = 0, used = 0, golden = 0;
+  std::string path = "-";  // "device": the device's KV pages, "node": the node's golden encoder
   drv::CallStats wr, rd;
   double seconds = 0;
 };
@@ -59,6 +60,10 @@ Status run_kv(drv::Device& d, const KvTrace& t, KvRun& r) {
     auto id = d.kv_create(t.dtype, r.g);
     if (!id.ok()) return id.status();
     ids.push_back(id.value());
+    auto on = d.kv_on_device(id.value());
+    if (!on.ok()) return on.status();
+    const std::string p = on.value() ? "device" : "node";
+    r.path = r.path == "-" || r.path == p ? p : "mixed";
   }
   const auto t0 = Clock::now();
   drv::CallStats st;
@@ -99,9 +104,10 @@ int cmd_dev_kv(const Args& a) {
   Status s = run_kv(*dev.value(), t, r);
   const double ratio = r.used ? double(r.raw) / double(r.used) : 0, gold = r.golden ? double(r.raw) / double(r.golden) : 0;
   if (s.ok())
-    std::printf("%u streams x %u tokens (W %u, %u heads x %u channels): raw %llu B, device memory %llu B "
-                "(ratio %.4f; golden KV blocks %.4f), read back exactly\n",
-                r.streams, r.tokens, r.g.window, r.g.heads, r.g.channels, static_cast<unsigned long long>(r.raw),
+    std::printf("%u streams x %u tokens (W %u, %u heads x %u channels, windows stored by the %s): raw %llu B, "
+                "device memory %llu B (ratio %.4f; golden KV blocks %.4f), read back exactly\n",
+                r.streams, r.tokens, r.g.window, r.g.heads, r.g.channels, r.path.c_str(),
+                static_cast<unsigned long long>(r.raw),
                 static_cast<unsigned long long>(r.used), ratio, gold);
   std::printf("%s\n", json_obj({{"backend", json_str(dev.value()->backend_name())},
                                 {"trace", json_str(a.pos[0])},
@@ -110,6 +116,7 @@ int cmd_dev_kv(const Args& a) {
                                 {"window", json_num(uint64_t{r.g.window})},
                                 {"heads", json_num(uint64_t{r.g.heads})},
                                 {"channels", json_num(uint64_t{r.g.channels})},
+                                {"kv_path", json_str(r.path)},
                                 {"raw_bytes", json_num(r.raw)},
                                 {"device_memory_bytes", json_num(r.used)},
                                 {"ratio", json_num(ratio)},

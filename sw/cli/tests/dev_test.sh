@@ -111,9 +111,10 @@ if [ -f "$DATA/stories260K/stories260K.bin" ]; then
 import json, sys
 j = json.load(sys.stdin)
 assert j["status"] == "ok" and j["streams"] == 10 and j["tokens"] == 256 and j["window"] == 128, j
+assert j["kv_path"] == ("node" if sys.argv[1].startswith("dax") else "device"), j
 assert j["raw_bytes"] == 10 * 256 * 32 * 2, j
 assert 0.97 * j["golden_ratio"] <= j["ratio"] <= j["golden_ratio"] + 1e-9 and j["ratio"] > 1.3, j
-' && ok || bad "dev kv $b JSON: $(tail -1 "$T/kv")"
+' "$b" && ok || bad "dev kv $b JSON: $(tail -1 "$T/kv")"
   done
   expect_error "dev kv --heads 3" "$NDP" dev kv "$T/t.nkvt" --backend emu:inproc --heads 3
 fi

@@ -114,6 +114,12 @@ class DaxBackend : public Backend, public KvMemory {
     std::lock_guard<std::mutex> lock(kv_mu_);
     return kv_->tokens(s);
   }
+  Result<bool> kv_on_device(uint32_t s) override {  // software NDP: the windows are the node's
+    std::lock_guard<std::mutex> lock(kv_mu_);
+    auto t = kv_->tokens(s);
+    if (!t.ok()) return t.status();
+    return false;
+  }
   Status kv_free(uint32_t s) override {
     std::lock_guard<std::mutex> lock(kv_mu_);
     return kv_->release(s);

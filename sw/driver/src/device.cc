@@ -177,6 +177,7 @@ Status Device::kv_read(uint32_t stream, uint64_t first, uint64_t tokens, uint16_
 }
 
 Result<uint64_t> Device::kv_tokens(uint32_t stream) { return impl_->be->kv_tokens(stream); }
+Result<bool> Device::kv_on_device(uint32_t stream) { return impl_->be->kv_on_device(stream); }
 Status Device::kv_free(uint32_t stream) { return impl_->be->kv_free(stream); }
 
 DeviceStats Device::stats() const {

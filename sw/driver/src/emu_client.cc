@@ -170,6 +170,13 @@ class EmuClient : public Backend {
     return u.u64();
   }
 
+  Result<bool> kv_on_device(uint32_t stream) override {
+    Frame f;
+    NDP_RETURN_IF_ERROR(call(Op::kKvOnDevice, Packer().u64(stream), f));
+    Unpacker u(f.payload);
+    return u.u64() != 0;
+  }
+
   Status kv_free(uint32_t stream) override {
     Frame f;
     std::lock_guard<std::mutex> lock(mu_);

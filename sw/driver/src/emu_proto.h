@@ -26,6 +26,7 @@ constexpr uint64_t kDataBuffer = uint64_t{64} << 20;  // default client data buf
 
 enum class Op : uint32_t {
   kHello = 1, kLoad, kUnload, kRead, kKvCreate, kKvAppend, kKvRead, kKvTokens, kKvFree, kInfo, kShutdown,
+  kKvOnDevice,
 };
 
 // Little-endian field packing of payloads.

@@ -126,6 +126,10 @@ Status handle_kv(Node& n, Session& s, Op op, Unpacker& u) {
     auto t = n.dev->kv_tokens(sid);
     return t.ok() ? reply_ok(s.sock, Packer().u64(t.value())) : reply_err(s.sock, t.status().message());
   }
+  if (op == Op::kKvOnDevice) {
+    auto d = n.dev->kv_on_device(sid);
+    return d.ok() ? reply_ok(s.sock, Packer().u64(d.value() ? 1 : 0)) : reply_err(s.sock, d.status().message());
+  }
   if (op == Op::kKvFree) {
     s.streams.erase(sid);
     r = n.dev->kv_free(sid);
@@ -170,6 +174,7 @@ Status handle(Node& n, Session& s, Frame& f) {
     }
     case Op::kRead: return handle_read(n, s, u);
     case Op::kKvCreate: case Op::kKvAppend: case Op::kKvRead: case Op::kKvTokens: case Op::kKvFree:
+    case Op::kKvOnDevice:
       return handle_kv(n, s, op, u);
     case Op::kInfo: {
       BackendInfo i = n.dev->info();

@@ -40,6 +40,8 @@ TEST(DriverKv, RoundTripEveryBackend) {
       const std::vector<uint16_t> in = kv_words(t, tokens, per, static_cast<uint32_t>(rng()));
       auto id = dev->kv_create(t, g);
       ASSERT_TRUE(id.ok()) << id.status().message();
+      // emu (in process and the daemon): the device's KV pages; dax: the node's encoder
+      EXPECT_EQ(dev->kv_on_device(id.value()).value(), uri.rfind("emu", 0) == 0);
       CallStats total;
       for (uint64_t done = 0; uint64_t step : {1ull, 31ull, 45ull, 100ull}) {
         CallStats st;
@@ -65,6 +67,7 @@ TEST(DriverKv, RoundTripEveryBackend) {
       EXPECT_FALSE(dev->kv_read(id.value(), 170, 8, out.data()).ok());
       EXPECT_TRUE(dev->kv_free(id.value()).ok());
       EXPECT_FALSE(dev->kv_tokens(id.value()).ok());
+      EXPECT_FALSE(dev->kv_on_device(id.value()).ok());
     }
     EXPECT_FALSE(dev->kv_create(DType::kBF16, {0, 64, 1}).ok());
     EXPECT_FALSE(dev->kv_create(DType::kFP32, {32, 64, 1}).ok());

@@ -118,14 +118,18 @@ class Device {
                                        uint64_t length, uint64_t fault_bytes = 4096);
 
   // KV cache streams (docs/spec.md section 6): token-major bf16/fp16 words in, token-major out.
-  // The node stores full windows of g.window tokens encoded (channel-major, exponent deltas, plane
-  // blocks) in device memory and buffers the partial last window; reads return exactly what was
-  // written. Errors: a geometry kv_window_check rejects, an unknown stream, a range beyond the
-  // tokens written, device memory full.
+  // A device with KV pages (spec 7.7, emu and rtl when KV_CAPS offers them) transforms, encodes and
+  // stores the windows itself; otherwise the node stores full windows of g.window tokens encoded
+  // (channel-major, exponent deltas, plane blocks) in device memory and buffers the partial last
+  // window. Reads return exactly what was written. Errors: a geometry kv_window_check rejects, an
+  // unknown stream, a range beyond the tokens written, device memory full.
   Result<uint32_t> kv_create(DType t, const KvGeometry& g);
   Status kv_append(uint32_t stream, const uint16_t* token_major, uint64_t tokens, CallStats* st = nullptr);
   Status kv_read(uint32_t stream, uint64_t first_token, uint64_t tokens, uint16_t* out, CallStats* st = nullptr);
   Result<uint64_t> kv_tokens(uint32_t stream);
+  // True when the stream's windows go through the device's KV pages, false when the node encodes
+  // them (dax, a device without KV pages, a geometry the pages do not take). Error: unknown stream.
+  Result<bool> kv_on_device(uint32_t stream);
   Status kv_free(uint32_t stream);
 
   DeviceStats stats() const;

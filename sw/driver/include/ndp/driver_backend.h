@@ -39,6 +39,8 @@ class Backend {
   virtual Status kv_append(uint32_t stream, const uint16_t* token_major, uint64_t tokens, CallStats* st) = 0;
   virtual Status kv_read(uint32_t stream, uint64_t first, uint64_t tokens, uint16_t* out, CallStats* st) = 0;
   virtual Result<uint64_t> kv_tokens(uint32_t stream) = 0;
+  // Device::kv_on_device: the stream's windows go through the device's KV pages (spec 7.7).
+  virtual Result<bool> kv_on_device(uint32_t stream) = 0;
   virtual Status kv_free(uint32_t stream) = 0;
   virtual BackendInfo info() = 0;
 };

@@ -41,7 +41,7 @@ class PortBackend : public Backend {
 
   // True when the stream's windows go through the device's KV pages (spec 7.7), false when the node
   // encodes them on the golden model (a device without KV pages, or a geometry they do not take).
-  Result<bool> kv_on_device(uint32_t stream);
+  Result<bool> kv_on_device(uint32_t stream) override;
   // The device's tensor base of (image, tensor) in every region window; error if it is not mapped.
   Result<uint64_t> tensor_base(uint32_t image, uint32_t tensor);
 
