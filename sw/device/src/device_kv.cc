@@ -8,7 +8,6 @@
 #include "device_impl.h"
 #include "ndp/kv.h"
 #include "ndp/planes.h"
-#include "ndp/precision.h"
 
 namespace ndp::dev {
 namespace {
@@ -123,24 +122,15 @@ void DeviceModel::Impl::kv_seal(uint32_t p) {
   const DType t = static_cast<DType>(d.dtype);
   const Layout l = static_cast<Layout>(d.layout);
   const uint32_t w = static_cast<uint32_t>(pg.lines / lines_per_token(d.width));
-  const KvGeometry g{d.window, d.width, 1};
-  std::vector<uint16_t> tm(uint64_t{w} * d.width), cm(tm.size());
+  std::vector<uint16_t> tm(uint64_t{w} * d.width);
   std::memcpy(tm.data(), pg.buf.data(), tm.size() * 2);
-  std::vector<uint8_t> base(d.width);
-  kv_window_forward(t, g, w, tm.data(), cm.data(), base.data(), kv_resolve_base(KvBase::kAuto, l));
-  std::vector<std::vector<uint8_t>> planes;
-  pack_chunk(t, l, reinterpret_cast<const uint8_t*>(cm.data()), tm.size(), planes);
   std::vector<uint8_t> blob(kKvPageHeaderBytes);
   KvPageHeader h;
   h.tokens = w, h.window = d.window, h.width = d.width, h.dtype = d.dtype, h.layout = d.layout;
-  const std::vector<uint8_t> ids = kv_page_planes(t, l);
-  h.blocks = static_cast<uint8_t>(ids.size());
-  for (size_t s = 0; s < ids.size(); ++s) {
-    const std::vector<uint8_t>& src = s == 0 ? base : planes[s - 1];
-    // Cannot fail: 1..65536 bytes per plane (W x N <= KvBufferElems), a known plane id.
-    (void)enc.encode(src.data(), src.size(), ids[s], p, static_cast<CodecPolicy>(d.policy),
-                     s > 0 && plane_is_guard(t, ids[s]), blob);
-  }
+  h.blocks = static_cast<uint8_t>(kv_page_planes(t, l).size());
+  // Cannot fail: kv_check admitted the geometry (1..65536 bytes per plane, W x N <= KvBufferElems).
+  (void)encode_kv_window(enc, t, l, KvGeometry{d.window, d.width, 1}, w, tm.data(), KvBase::kAuto, p,
+                         static_cast<CodecPolicy>(d.policy), blob);
   h.stored_bytes = static_cast<uint32_t>(blob.size());
   h.encode(blob.data());
   blob.resize((blob.size() + kBeatBytes - 1) / kBeatBytes * kBeatBytes, 0);  // whole lines

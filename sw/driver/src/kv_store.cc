@@ -6,7 +6,6 @@
 
 #include "ndp/image.h"
 #include "ndp/planes.h"
-#include "ndp/precision.h"
 
 namespace ndp::drv {
 
@@ -36,26 +35,11 @@ Result<uint32_t> KvStore::create(DType t, const KvGeometry& g) {
 }
 
 Status KvStore::store_window(uint32_t id, Stream& s, const uint16_t* token_major, CallStats* st) {
-  const KvGeometry& g = s.g;
-  const uint64_t n = uint64_t{g.window} * g.channels * g.heads;
-  std::vector<uint16_t> cm(n);
-  std::vector<uint8_t> base(uint64_t{g.channels} * g.heads);
-  kv_window_forward(s.dtype, g, g.window, token_major, cm.data(), base.data());
-  std::vector<std::vector<uint8_t>> planes;
-  pack_chunk(s.dtype, Layout::kExpByte, reinterpret_cast<const uint8_t*>(cm.data()), n, planes);
-  const std::vector<uint8_t> ids = plane_order(s.dtype, Layout::kExpByte);
   const uint64_t k = s.windows.size();
   std::vector<uint8_t> blob;
   Window w;
-  w.rel.push_back(0);
-  auto r = enc_.encode(base.data(), base.size(), kPlaneKvBase, k, CodecPolicy::kAuto, false, blob);
-  if (!r.ok()) return r.status();
-  for (size_t p = 0; p < planes.size(); ++p) {
-    w.rel.push_back(static_cast<uint32_t>(blob.size()));
-    r = enc_.encode(planes[p].data(), planes[p].size(), ids[p], k, CodecPolicy::kAuto,
-                    plane_is_guard(s.dtype, ids[p]), blob);
-    if (!r.ok()) return r.status();
-  }
+  NDP_RETURN_IF_ERROR(encode_kv_window(enc_, s.dtype, Layout::kExpByte, s.g, s.g.window, token_major, KvBase::kMax,
+                                       k, CodecPolicy::kAuto, blob, &w.rel));
   w.rel.push_back(static_cast<uint32_t>(blob.size()));
   auto addr = mem_.kv_alloc(blob.size());
   if (!addr.ok()) return Status::Error(sid(id) + " window " + std::to_string(k) + ": " + addr.status().message());

@@ -219,4 +219,13 @@ std::vector<bool> region_slot_mask(const Region& r, DType t, Layout l);
 Status chunk_region(const Region& r, DType t, Layout l, const std::vector<const uint8_t*>& planes, uint64_t n,
                     uint8_t* out);
 
+// The stored KV window of section 6 for the w tokens of token_major (g.channels x g.heads words each,
+// kv_window_check(t, g, w) ok): transformed channel-major with the base choice `base` (kAuto: the
+// layout's reference), packed in layout l, then the KVBASE block and the plane blocks, block_id and
+// policy as given, GUARD per plane_is_guard, appended to out. rel (if given) receives the offset in
+// out where each block starts. Shared by the device model's KV pages and the driver's KV store.
+Status encode_kv_window(BlockEncoder& enc, DType t, Layout l, const KvGeometry& g, uint32_t w,
+                        const uint16_t* token_major, KvBase base, uint64_t block_id, CodecPolicy policy,
+                        std::vector<uint8_t>& out, std::vector<uint32_t>* rel = nullptr);
+
 }  // namespace ndp
