@@ -100,7 +100,8 @@ class DaxBackend : public Backend, public KvMemory {
 
   Result<uint32_t> kv_create(DType t, const KvGeometry& g) override {
     std::lock_guard<std::mutex> lock(kv_mu_);
-    return kv_->create(t, g);
+    NDP_RETURN_IF_ERROR(kv_->create(kv_next_, t, g));
+    return kv_next_++;
   }
   Status kv_append(uint32_t s, const uint16_t* tm, uint64_t tokens, CallStats* st) override {
     std::lock_guard<std::mutex> lock(kv_mu_);
@@ -178,6 +179,7 @@ class DaxBackend : public Backend, public KvMemory {
   uint32_t next_ = 1;
   std::mutex kv_mu_;
   std::unique_ptr<KvStore> kv_;
+  uint32_t kv_next_ = 1;  // KV stream ids
 };
 
 Result<std::unique_ptr<Backend>> DaxBackend::open_path(const std::string& path) {

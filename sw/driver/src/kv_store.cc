@@ -24,14 +24,14 @@ Result<KvStore::Stream*> KvStore::find(uint32_t id) {
   return &it->second;
 }
 
-Result<uint32_t> KvStore::create(DType t, const KvGeometry& g) {
+Status KvStore::create(uint32_t id, DType t, const KvGeometry& g) {
   Status s = kv_window_check(t, g, g.window);
   if (!s.ok()) return s.prepend("KV stream: ");
-  const uint32_t id = next_++;
+  if (streams_.count(id)) return Status::Error(sid(id) + " exists");
   Stream& st = streams_[id];
   st.dtype = t;
   st.g = g;
-  return id;
+  return Status::Ok();
 }
 
 Status KvStore::store_window(uint32_t id, Stream& s, const uint16_t* token_major, CallStats* st) {

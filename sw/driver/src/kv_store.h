@@ -29,7 +29,9 @@ class KvStore {
  public:
   explicit KvStore(KvMemory& mem) : mem_(mem) {}
   ~KvStore();
-  Result<uint32_t> create(DType t, const KvGeometry& g);
+  // A new stream with the caller's id (the backend numbers its streams); error if it exists.
+  Status create(uint32_t id, DType t, const KvGeometry& g);
+  bool has(uint32_t id) const { return streams_.count(id) != 0; }
   Status append(uint32_t id, const uint16_t* token_major, uint64_t tokens, CallStats* st);
   Status read(uint32_t id, uint64_t first, uint64_t tokens, uint16_t* out, CallStats* st);
   Result<uint64_t> tokens(uint32_t id) const;
@@ -52,7 +54,6 @@ class KvStore {
 
   KvMemory& mem_;
   std::map<uint32_t, Stream> streams_;
-  uint32_t next_ = 1;
   BlockEncoder enc_;
   BlockDecoder dec_;
 };

@@ -69,8 +69,8 @@ struct PortBackend::Impl : KvMemory {
   bool enabled = false;
   KvStore kv{*this};                 // streams the device's KV pages do not take (golden model here)
   std::unique_ptr<DevKvStore> dkv;   // streams written through the device's KV pages (spec 7.7)
-  uint32_t next_stream = 1;
-  std::map<uint32_t, uint32_t> kv_ids;  // host stream id -> KvStore id (device streams keep their id)
+  uint32_t next_stream = 1;          // KV stream ids, shared by both stores
+  bool on_device(uint32_t stream) const { return dkv && dkv->has(stream); }
 
   Status check_supported(const TensorInfo& t) const;
   Status plan_image(ImageRec& rec, const ImageReader& rd);
@@ -368,58 +368,38 @@ Result<uint64_t> PortBackend::tensor_base(uint32_t image, uint32_t tensor) {
 Result<uint32_t> PortBackend::kv_create(DType t, const KvGeometry& g) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  Status chk = kv_window_check(t, g, g.window);
-  if (!chk.ok()) return chk.prepend("KV stream: ");
-  const uint32_t id = m.next_stream++;
-  if (m.dkv && m.dkv->fits(t, g)) {
-    NDP_RETURN_IF_ERROR(m.dkv->create(id, t, g));
-    return id;
-  }
-  auto inner = m.kv.create(t, g);
-  if (!inner.ok()) return inner.status();
-  m.kv_ids[id] = inner.value();
+  const uint32_t id = m.next_stream;
+  if (m.dkv && m.dkv->fits(t, g)) NDP_RETURN_IF_ERROR(m.dkv->create(id, t, g));
+  else NDP_RETURN_IF_ERROR(m.kv.create(id, t, g));
+  ++m.next_stream;
   return id;
 }
 Status PortBackend::kv_append(uint32_t stream, const uint16_t* tm, uint64_t tokens, CallStats* st) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  if (m.dkv && m.dkv->has(stream)) return m.dkv->append(stream, tm, tokens, st);
-  auto it = m.kv_ids.find(stream);
-  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
-  return m.kv.append(it->second, tm, tokens, st);
+  return m.on_device(stream) ? m.dkv->append(stream, tm, tokens, st) : m.kv.append(stream, tm, tokens, st);
 }
 Status PortBackend::kv_read(uint32_t stream, uint64_t first, uint64_t tokens, uint16_t* out, CallStats* st) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  if (m.dkv && m.dkv->has(stream)) return m.dkv->read(stream, first, tokens, out, st);
-  auto it = m.kv_ids.find(stream);
-  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
-  return m.kv.read(it->second, first, tokens, out, st);
+  return m.on_device(stream) ? m.dkv->read(stream, first, tokens, out, st) : m.kv.read(stream, first, tokens, out, st);
 }
 Result<uint64_t> PortBackend::kv_tokens(uint32_t stream) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  if (m.dkv && m.dkv->has(stream)) return m.dkv->tokens(stream);
-  auto it = m.kv_ids.find(stream);
-  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
-  return m.kv.tokens(it->second);
+  return m.on_device(stream) ? m.dkv->tokens(stream) : m.kv.tokens(stream);
 }
 Status PortBackend::kv_free(uint32_t stream) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  if (m.dkv && m.dkv->has(stream)) return m.dkv->release(stream);
-  auto it = m.kv_ids.find(stream);
-  if (it == m.kv_ids.end()) return Status::Error("no KV stream " + std::to_string(stream));
-  Status s = m.kv.release(it->second);
-  m.kv_ids.erase(it);
-  return s;
+  return m.on_device(stream) ? m.dkv->release(stream) : m.kv.release(stream);
 }
 
 Result<bool> PortBackend::kv_on_device(uint32_t stream) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& m = *impl_;
-  if (m.dkv && m.dkv->has(stream)) return true;
-  if (m.kv_ids.count(stream)) return false;
+  if (m.on_device(stream)) return true;
+  if (m.kv.has(stream)) return false;
   return Status::Error("no KV stream " + std::to_string(stream));
 }
 
