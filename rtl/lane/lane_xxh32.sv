@@ -10,8 +10,10 @@
 /// stage), every add on a path a pfx_add (Yosys 0.23 maps `+` as a ripple chain). The finaliser
 /// resolves the accumulators and forms the length term in the cycle it takes a message, then
 /// takes one cycle per 4-byte word and per byte left over (at most 3 + 3; their products with P3
-/// and P5 are formed in that first cycle) and two for the avalanche; the hash is held on hash_o
-/// until taken. in_ready_o drops only while a finished message waits for a busy finaliser.
+/// and P5 are formed in that first cycle), two for the avalanche's multiplies and one for its last
+/// xor-shift: between the steps h is a registered carry-save pair, so a step is one adder and one
+/// multiply tree. The hash is registered and held on hash_o until taken. in_ready_o drops only
+/// while a finished message waits for a busy finaliser.
 `include "ndp_assert.svh"
 
 module lane_xxh32 #(
@@ -161,30 +163,42 @@ module lane_xxh32 #(
   logic [31:0]  blen_q;
   logic [15*8-1:0] btail_q;
   logic [3:0]   btcnt_q;
-  // the accumulators after 0..NS rounds
+  // the accumulators after 0..NS rounds, the rounds chained unconditionally (no select between
+  // them), and after the a2_ns_q rounds this cycle applies (fs, fc, fk)
   logic [(NS+1)*128-1:0] rs /* verilator split_var */, rc /* verilator split_var */;
   logic [(NS+1)*16-1:0]  rk /* verilator split_var */;
+  logic [127:0] fs, fc;
+  logic [15:0]  fk;
   logic [31:0]  unused_lco;
 
   assign rs[127:0]  = vs_q;
   assign rc[127:0]  = vc_q;
   assign rk[15:0]   = vk_q;
   for (genvar s = 0; s < NS; s++) begin : gen_round
-    logic go;
-    assign go = 2'(s) < a2_ns_q;
     for (genvar l = 0; l < 4; l++) begin : gen_lane
-      logic [31:0] so, co;
-      logic [3:0]  ko;
-      lane_xxh32_round u_round (
+      lane_xxh32_round #(.Select(s > 0)) u_round (
         .s_i(rs[s*128 + l*32 +: 32]), .c_i(rc[s*128 + l*32 +: 32]), .k_i(rk[s*16 + l*4 +: 4]),
         .m_i(a2_m_q[(s*4 + l)*32 +: 32]), .mm_i(a2_mm_q[(s*4 + l)*32 +: 32]),
-        .s_o(so), .c_o(co), .k_o(ko)
+        .s_o(rs[(s+1)*128 + l*32 +: 32]), .c_o(rc[(s+1)*128 + l*32 +: 32]), .k_o(rk[(s+1)*16 + l*4 +: 4])
       );
-      assign rs[(s+1)*128 + l*32 +: 32]  = go ? so : rs[s*128 + l*32 +: 32];
-      assign rc[(s+1)*128 + l*32 +: 32]  = go ? co : rc[s*128 + l*32 +: 32];
-      assign rk[(s+1)*16 + l*4 +: 4]     = go ? ko : rk[s*16 + l*4 +: 4];
     end
   end
+  logic [127:0] as [4], ac [4];   // indexed by a2_ns_q (0..NS)
+  logic [15:0]  ak [4];
+  for (genvar s = 0; s < 4; s++) begin : gen_after
+    if (s <= NS) begin : gen_r
+      assign as[s] = rs[s*128 +: 128];
+      assign ac[s] = rc[s*128 +: 128];
+      assign ak[s] = rk[s*16 +: 16];
+    end else begin : gen_none
+      assign as[s] = '0;
+      assign ac[s] = '0;
+      assign ak[s] = '0;
+    end
+  end
+  assign fs = as[a2_ns_q];
+  assign fc = ac[a2_ns_q];
+  assign fk = ak[a2_ns_q];
   pfx_add #(.W(32)) u_len (
     .a_i(len_q), .b_i(32'(a2_cnt_q)), .ci_i(1'b0), .sum_o(len_n), .co_o(unused_lco)
   );
@@ -199,9 +213,9 @@ module lane_xxh32 #(
     end else begin
       if (b_take) begin
         if (a2_last_q) begin
-          bs_q     <= rs[NS*128 +: 128];
-          bc_q     <= rc[NS*128 +: 128];
-          bk_q     <= rk[NS*16 +: 16];
+          bs_q     <= fs;
+          bc_q     <= fc;
+          bk_q     <= fk;
           blen_q   <= len_n;
           btail_q  <= a2_tail_q;
           btcnt_q  <= a2_tcnt_q;
@@ -211,9 +225,9 @@ module lane_xxh32 #(
           vk_q     <= '0;
           len_q    <= '0;
         end else begin
-          vs_q  <= rs[NS*128 +: 128];
-          vc_q  <= rc[NS*128 +: 128];
-          vk_q  <= rk[NS*16 +: 16];
+          vs_q  <= fs;
+          vc_q  <= fc;
+          vk_q  <= fk;
           len_q <= len_n;
         end
       end
@@ -222,19 +236,19 @@ module lane_xxh32 #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Finaliser
-  typedef enum logic [2:0] {FIdle, FWord, FByte, FAv1, FAv2, FDone} fst_e;
+  // Finaliser: h in carry-save form (hs_q + hc_q) between its steps, so a step is one 3:2 level,
+  // one adder (the rotation and the xor-shifts need h itself) and one constant multiply tree
+  typedef enum logic [2:0] {FIdle, FWord, FByte, FAv1, FAv2, FFin, FDone} fst_e;
   fst_e        fst_q;
-  logic [31:0] h_q;
+  logic [31:0] hs_q, hc_q;    // h between the steps
+  logic [31:0] h_q;           // the hash (FDone)
   logic [3:0]  fn_q, fi_q;    // bytes left over, next index
   logic [31:0] fw_q [3];      // the 4-byte words left over * P3
   logic [31:0] fb_q [3];      // the bytes after them * P5
-  logic [31:0] h0, av1, av2, hw, hb;
   logic [95:0] fwp, fbp;
   logic [127:0] bv;           // the resolved accumulators of the message taken
-  logic [223:0] unused_fco;   // carries out of the adders' bits
 
-  // h0: the accumulators' rotated sum (or P5 below 16 bytes) plus the length
+  // h0: the accumulators' rotated sum (or P5 below 16 bytes) plus the length, as a pair
   for (genvar l = 0; l < 4; l++) begin : gen_bv
     logic [31:0] ts, tc, unused_co;
     csa_tree #(.W(32), .N(3)) u_t (
@@ -243,33 +257,32 @@ module lane_xxh32 #(
     pfx_add #(.W(32)) u_a (.a_i(ts), .b_i(tc), .ci_i(1'b0), .sum_o(bv[l*32 +: 32]), .co_o(unused_co));
   end
   logic        blong;
-  logic [31:0] hs, hc;
+  logic [31:0] h0s, h0c;
   assign blong = |blen_q[31:4];
   csa_tree #(.W(32), .N(5)) u_h0 (
     .rows_i({blen_q, blong ? rotl(bv[127:96], 18) : 32'd0, blong ? rotl(bv[95:64], 12) : 32'd0,
              blong ? rotl(bv[63:32], 7) : 32'd0, blong ? rotl(bv[31:0], 1) : P5}),
-    .sum_o(hs), .carry_o(hc)
+    .sum_o(h0s), .carry_o(h0c)
   );
-  pfx_add #(.W(32)) u_h0a (.a_i(hs), .b_i(hc), .ci_i(1'b0), .sum_o(h0), .co_o(unused_fco[0 +: 32]));
 
-  // the serial steps, one constant multiply each
-  logic [31:0] wsum, bsum, x1s, x1c, x2s, x2c, x3s, x3c, x4s, x4c;
-  pfx_add #(.W(32)) u_wsum (.a_i(h_q), .b_i(fw_q[fi_q[3:2]]), .ci_i(1'b0), .sum_o(wsum), .co_o(unused_fco[32 +: 32]));
-  pfx_add #(.W(32)) u_bsum (.a_i(h_q), .b_i(fb_q[fi_q[1:0]]), .ci_i(1'b0), .sum_o(bsum), .co_o(unused_fco[64 +: 32]));
+  // the step's value t = h + (this step's word or byte term), then its multiply
+  logic [31:0] fadd, t3s, t3c, t, unused_tco;
+  logic [31:0] x1s, x1c, x2s, x2c, x3s, x3c, x4s, x4c;
+  assign fadd = (fst_q == FWord) ? fw_q[fi_q[3:2]] : ((fst_q == FByte) ? fb_q[fi_q[1:0]] : 32'd0);
+  csa_tree #(.W(32), .N(3)) u_t3 (.rows_i({fadd, hc_q, hs_q}), .sum_o(t3s), .carry_o(t3c));
+  pfx_add #(.W(32)) u_t (.a_i(t3s), .b_i(t3c), .ci_i(1'b0), .sum_o(t), .co_o(unused_tco));
   xxh_cmul #(.W(32), .C(P4), .NX(1), .NA(1)) u_hw (
-    .x_i(rotl(wsum, 17)), .a_i(32'd0), .sum_o(x1s), .carry_o(x1c)
+    .x_i(rotl(t, 17)), .a_i(32'd0), .sum_o(x1s), .carry_o(x1c)
   );
   xxh_cmul #(.W(32), .C(P1), .NX(1), .NA(1)) u_hb (
-    .x_i(rotl(bsum, 11)), .a_i(32'd0), .sum_o(x2s), .carry_o(x2c)
+    .x_i(rotl(t, 11)), .a_i(32'd0), .sum_o(x2s), .carry_o(x2c)
   );
   xxh_cmul #(.W(32), .C(P2), .NX(1), .NA(1)) u_av1 (
-    .x_i(h_q ^ (h_q >> 15)), .a_i(32'd0), .sum_o(x3s), .carry_o(x3c)
+    .x_i(t ^ (t >> 15)), .a_i(32'd0), .sum_o(x3s), .carry_o(x3c)
   );
-  xxh_cmul #(.W(32), .C(P3), .NX(1), .NA(1)) u_av2 (.x_i(h_q), .a_i(32'd0), .sum_o(x4s), .carry_o(x4c));
-  pfx_add #(.W(32)) u_hwa (.a_i(x1s), .b_i(x1c), .ci_i(1'b0), .sum_o(hw), .co_o(unused_fco[96 +: 32]));
-  pfx_add #(.W(32)) u_hba (.a_i(x2s), .b_i(x2c), .ci_i(1'b0), .sum_o(hb), .co_o(unused_fco[128 +: 32]));
-  pfx_add #(.W(32)) u_av1a (.a_i(x3s), .b_i(x3c), .ci_i(1'b0), .sum_o(av1), .co_o(unused_fco[160 +: 32]));
-  pfx_add #(.W(32)) u_av2a (.a_i(x4s), .b_i(x4c), .ci_i(1'b0), .sum_o(av2), .co_o(unused_fco[192 +: 32]));
+  xxh_cmul #(.W(32), .C(P3), .NX(1), .NA(1)) u_av2 (
+    .x_i(t ^ (t >> 13)), .a_i(32'd0), .sum_o(x4s), .carry_o(x4c)
+  );
 
   // the tail's words * P3 and bytes * P5, formed when the message is taken
   for (genvar i = 0; i < 3; i++) begin : gen_tail
@@ -296,6 +309,29 @@ module lane_xxh32 #(
         fb_q[i] <= fbp[i*32 +: 32];
       end
     end
+    unique case (fst_q)
+      FIdle: begin
+        hs_q <= h0s;
+        hc_q <= h0c;
+      end
+      FWord: begin
+        hs_q <= x1s;
+        hc_q <= x1c;
+      end
+      FByte: begin
+        hs_q <= x2s;
+        hc_q <= x2c;
+      end
+      FAv1: begin
+        hs_q <= x3s;
+        hc_q <= x3c;
+      end
+      FAv2: begin
+        hs_q <= x4s;
+        hc_q <= x4c;
+      end
+      default: ;
+    endcase
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -305,29 +341,24 @@ module lane_xxh32 #(
     end else begin
       unique case (fst_q)
         FIdle: if (b_pend_q) begin
-          h_q   <= h0;
           fn_q  <= btcnt_q;
           fi_q  <= '0;
           fst_q <= (btcnt_q >= 4'd4) ? FWord : ((btcnt_q != '0) ? FByte : FAv1);
         end
         FWord: begin
-          h_q  <= hw;
           fi_q <= fi_q + 4'd4;
           if (fn_q - fi_q - 4'd4 >= 4'd4) fst_q <= FWord;
           else if (fn_q - fi_q - 4'd4 != '0) fst_q <= FByte;
           else fst_q <= FAv1;
         end
         FByte: begin
-          h_q  <= hb;
           fi_q <= fi_q + 4'd1;
           if (fi_q + 4'd1 == fn_q) fst_q <= FAv1;
         end
-        FAv1: begin
-          h_q   <= av1 ^ (av1 >> 13);
-          fst_q <= FAv2;
-        end
-        FAv2: begin
-          h_q   <= av2 ^ (av2 >> 16);
+        FAv1: fst_q <= FAv2;
+        FAv2: fst_q <= FFin;
+        FFin: begin
+          h_q   <= t ^ (t >> 16);
           fst_q <= FDone;
         end
         FDone: if (hash_ready_i) fst_q <= FIdle;

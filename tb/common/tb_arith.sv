@@ -3,6 +3,7 @@
 //   p64: pfx_add W=64   p21: pfx_add W=21   t32: csa_tree W=32, N=7 rows
 //   m64: xxh_cmul W=64, C = XXH64 P1, 2 operands, 2 addends
 //   m32: xxh_cmul W=32, C = XXH32 P2, 1 operand, 1 addend
+//   c32, c19: pfx_carry W=32 and an odd W=19 (a padded tree)
 module tb_arith (
   input  logic [63:0]  p64_a_i,
   input  logic [63:0]  p64_b_i,
@@ -24,7 +25,13 @@ module tb_arith (
   input  logic [31:0]  m32_x_i,
   input  logic [31:0]  m32_a_i,
   output logic [31:0]  m32_sum_o,
-  output logic [31:0]  m32_carry_o
+  output logic [31:0]  m32_carry_o,
+  input  logic [31:0]  c32_a_i,
+  input  logic [31:0]  c32_b_i,
+  output logic         c32_co_o,
+  input  logic [18:0]  c19_a_i,
+  input  logic [18:0]  c19_b_i,
+  output logic         c19_co_o
 );
   pfx_add #(.W(64)) u_p64 (.a_i(p64_a_i), .b_i(p64_b_i), .ci_i(p64_ci_i), .sum_o(p64_sum_o),
                            .co_o(p64_co_o));
@@ -35,4 +42,6 @@ module tb_arith (
     .x_i(m64_x_i), .a_i(m64_a_i), .sum_o(m64_sum_o), .carry_o(m64_carry_o));
   xxh_cmul #(.W(32), .C(32'h85EB_CA77), .NX(1), .NA(1)) u_m32 (
     .x_i(m32_x_i), .a_i(m32_a_i), .sum_o(m32_sum_o), .carry_o(m32_carry_o));
+  pfx_carry #(.W(32)) u_c32 (.a_i(c32_a_i), .b_i(c32_b_i), .co_o(c32_co_o));
+  pfx_carry #(.W(19)) u_c19 (.a_i(c19_a_i), .b_i(c19_b_i), .co_o(c19_co_o));
 endmodule

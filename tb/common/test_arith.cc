@@ -1,7 +1,8 @@
 // rtl/common arithmetic cells through tb_arith, against C++ integer arithmetic on random and
 // corner operands: pfx_add (sum and the carry out of every bit, W = 64 and an odd W = 21),
 // csa_tree (the carry-save pair adds up to the sum of its rows) and xxh_cmul (the pair adds up to
-// C * (sum of operands) + sum of addends, mod 2^W, for the XXH64 P1 and XXH32 P2 constants).
+// C * (sum of operands) + sum of addends, mod 2^W, for the XXH64 P1 and XXH32 P2 constants) and
+// pfx_carry (the carry out of a + b, W = 32 and a padded W = 19).
 // These cells carry the XXH multiplies of lane_xxh32 and zstd_xxh64.
 #include <gtest/gtest.h>
 
@@ -79,6 +80,24 @@ TEST_F(Arith, PrefixAdderSumAndCarries) {
     ASSERT_EQ(m_->p64_co_o, carries(a, b, ci, 64)) << "vector " << n;
     ASSERT_EQ(m_->p21_sum_o, (a21 + b21 + ci21) & 0x1fffff) << "vector " << n;
     ASSERT_EQ(m_->p21_co_o, carries(a21, b21, ci21, 21)) << "vector " << n;
+  }
+}
+
+TEST_F(Arith, CarryTreeGivesTheCarryOut) {
+  Rng rng(seed_ + 3);
+  for (int n = 0; n < kVectors; n++) {
+    const uint32_t a = static_cast<uint32_t>(operand(rng, 32)), b = static_cast<uint32_t>(operand(rng, 32));
+    // b = ~a (+ 0 or 1 via a): every propagate set, the longest chains
+    const uint32_t a19 = static_cast<uint32_t>(operand(rng, 19));
+    const uint32_t b19 = rng.chance(0.25) ? (~a19 & 0x7ffff) : static_cast<uint32_t>(operand(rng, 19));
+    m_->c32_a_i = a;
+    m_->c32_b_i = rng.chance(0.25) ? ~a + (n & 1) : b;
+    m_->c19_a_i = a19;
+    m_->c19_b_i = b19;
+    m_->eval();
+    const uint64_t s32 = uint64_t{m_->c32_a_i} + m_->c32_b_i;
+    ASSERT_EQ(m_->c32_co_o, (s32 >> 32) & 1) << "vector " << n;
+    ASSERT_EQ(m_->c19_co_o, ((a19 + b19) >> 19) & 1) << "vector " << n;
   }
 }
 

@@ -16,7 +16,7 @@ set(NDP_DEVICE_SOURCES ${NDP_RTL_COMMON} ${NDP_RTL_DIR}/common/fifo_ram.sv ${NDP
           ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv
           ${NDP_RTL_DIR}/common/xxh_cmul.sv ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
-          ${NDP_RTL_DIR}/lane/lane_xxh32_round.sv ${NDP_RTL_DIR}/lane/lane_xxh32.sv ${NDP_RTL_DIR}/lane/codec_lane_dec.sv
+          ${NDP_RTL_DIR}/common/pfx_carry.sv ${NDP_RTL_DIR}/lane/lane_xxh32_round.sv ${NDP_RTL_DIR}/lane/lane_xxh32.sv ${NDP_RTL_DIR}/lane/codec_lane_dec.sv
           ${NDP_RTL_DEV}/ndp_dev_div.sv ${NDP_RTL_DEV}/ndp_dev_csr.sv ${NDP_RTL_DEV}/ndp_dev_wr.sv
           ${NDP_RTL_DEV}/ndp_dev_tags.sv ${NDP_RTL_DEV}/ndp_dev_track.sv ${NDP_RTL_DEV}/ndp_dev_rd.sv ${NDP_RTL_DEV}/ndp_dev_lane.sv
           ${NDP_RTL_DEV}/ndp_dev_sets.sv ${NDP_RTL_DEV}/ndp_dev_index.sv ${NDP_RTL_DEV}/ndp_dev_stage.sv
