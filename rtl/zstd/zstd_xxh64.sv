@@ -174,12 +174,11 @@ module zstd_xxh64 (
   // write h (their sum bits are p0 ^ carry, so p0 ^ p_d ^ carry costs no level), so no XOR sits
   // in front of the multiplier trees. Equal to h_q ^ p_q in every step that reads it (asserted).
   logic [63:0] hp_q, hp_d, m1x, m2x;
-  logic        ms_q, t8_q, t4_q, t1_q, ml_q;   // XMStep, XT8, XT4, XT1, XMStep with k == 3
-  logic        nm_q;                           // none of XMStep, XT8, XT1 (a1's fourth term)
-  // The same modes, one (* keep *) copy per 16-bit slice of the multiplier operands, their addends
-  // and hp_d, so no fanout tree sits between a mode flop and the trees: XMStep, XT8, XT1, none of
-  // those, XT4, hp's source (m1 in XMStep/XT8/XT1, m2 in XT4/XAv1), XMStep at k == 3. The scalar
-  // flops above only feed the assertions.
+  // The step's modes, decoded from state_d / k_d a cycle ahead, one (* keep *) copy per 16-bit
+  // slice of the multiplier operands, their addends and hp_d, so no fanout tree sits between a
+  // mode flop and the trees: XMStep, XT8, XT1, none of those (a1's fourth term), XT4, hp's source
+  // (m1 in XMStep/XT8/XT1, m2 in XT4/XAv1), XMStep at k == 3. Each copy equals the decode of
+  // state_q / k_q (asserted).
   logic [3:0]  ms_r, t8_r, t1_r, nm_r, t4_r, hm2_r, ml_r;
   logic [63:0] y_q [3];          // tail bytes * P5
   logic [1:0]  n8;               // tail: 8-byte words, then a 4-byte word if cnt_q[2], then bytes
@@ -341,12 +340,6 @@ module zstd_xxh64 (
   always_ff @(posedge clk_i) begin
     p_q  <= p_d;
     hp_q <= hp_d;
-    ms_q <= (state_d == XMStep);
-    t8_q <= (state_d == XT8);
-    t4_q <= (state_d == XT4);
-    t1_q <= (state_d == XT1);
-    nm_q <= !(state_d == XMStep || state_d == XT8 || state_d == XT1);
-    ml_q <= (state_d == XMStep && k_d == 2'd3);
   end
 
   for (genvar j = 0; j < 4; j++) begin : gen_mode
@@ -414,11 +407,14 @@ module zstd_xxh64 (
   // a merge pass launches into an empty stage 1, so its s_q write never meets a stage 2 one
   `NDP_ASSERT(merge_launch_a, launch != PMerge || p1_q == PNone)
   `NDP_ASSERT(lmerge_a, lmerge_q == {4{launch == PMerge}})
-  `NDP_ASSERT(nm_a, nm_q == !(ms_q || t8_q || t1_q))
-  `NDP_ASSERT(hp_a, !(ms_q || t8_q || t4_q || t1_q) || hp_q == (h_q ^ p_q))
-  `NDP_ASSERT(mode_a, ms_r == {4{ms_q}} && t8_r == {4{t8_q}} && t1_r == {4{t1_q}} && nm_r == {4{nm_q}} &&
-                      t4_r == {4{t4_q}} && hm2_r == {4{state_q == XT4 || state_q == XAv1}} &&
-                      ml_r == {4{ml_q}})
+  // every mode copy is the decode of the state it was registered for
+  `NDP_ASSERT(mode_a, ms_r == {4{state_q == XMStep}} && t8_r == {4{state_q == XT8}} &&
+                      t1_r == {4{state_q == XT1}} &&
+                      nm_r == {4{!(state_q == XMStep || state_q == XT8 || state_q == XT1)}} &&
+                      t4_r == {4{state_q == XT4}} && hm2_r == {4{state_q == XT4 || state_q == XAv1}} &&
+                      ml_r == {4{state_q == XMStep && k_q == 2'd3}})
+  `NDP_ASSERT(hp_a, !(state_q == XMStep || state_q == XT8 || state_q == XT4 || state_q == XT1) ||
+                    hp_q == (h_q ^ p_q))
   `NDP_ASSERT(cnt_a, cnt_q <= 6'd39)
   // fin_i comes after the last byte (zstd_frame: exec idle and its output empty)
   `NDP_ASSERT(fin_a, !(fin_go && in_valid_i))
