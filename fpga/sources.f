@@ -39,6 +39,7 @@ rtl/zstd/zstd_seq.sv
 rtl/zstd/zstd_exec.sv
 rtl/common/csa_tree.sv
 rtl/common/pfx_add.sv
+rtl/common/pfx_inc.sv
 rtl/common/pfx_carry.sv
 rtl/common/xxh_cmul.sv
 rtl/zstd/zstd_xxh64.sv

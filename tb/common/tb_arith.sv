@@ -4,6 +4,7 @@
 //   m64: xxh_cmul W=64, C = XXH64 P1, 2 operands, 2 addends
 //   m32: xxh_cmul W=32, C = XXH32 P2, 1 operand, 1 addend
 //   c32, c19: pfx_carry W=32 and an odd W=19 (a padded tree)
+//   i64: pfx_inc W=64, B=8 (the device's counters)
 module tb_arith (
   input  logic [63:0]  p64_a_i,
   input  logic [63:0]  p64_b_i,
@@ -31,7 +32,10 @@ module tb_arith (
   output logic         c32_co_o,
   input  logic [18:0]  c19_a_i,
   input  logic [18:0]  c19_b_i,
-  output logic         c19_co_o
+  output logic         c19_co_o,
+  input  logic [63:0]  i64_a_i,
+  input  logic [7:0]   i64_b_i,
+  output logic [63:0]  i64_sum_o
 );
   pfx_add #(.W(64)) u_p64 (.a_i(p64_a_i), .b_i(p64_b_i), .ci_i(p64_ci_i), .sum_o(p64_sum_o),
                            .co_o(p64_co_o));
@@ -44,4 +48,5 @@ module tb_arith (
     .x_i(m32_x_i), .a_i(m32_a_i), .sum_o(m32_sum_o), .carry_o(m32_carry_o));
   pfx_carry #(.W(32)) u_c32 (.a_i(c32_a_i), .b_i(c32_b_i), .co_o(c32_co_o));
   pfx_carry #(.W(19)) u_c19 (.a_i(c19_a_i), .b_i(c19_b_i), .co_o(c19_co_o));
+  pfx_inc #(.W(64), .B(8)) u_i64 (.a_i(i64_a_i), .b_i(i64_b_i), .sum_o(i64_sum_o));
 endmodule

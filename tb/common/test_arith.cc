@@ -1,9 +1,10 @@
 // rtl/common arithmetic cells through tb_arith, against C++ integer arithmetic on random and
 // corner operands: pfx_add (sum and the carry out of every bit, W = 64 and an odd W = 21),
-// csa_tree (the carry-save pair adds up to the sum of its rows) and xxh_cmul (the pair adds up to
-// C * (sum of operands) + sum of addends, mod 2^W, for the XXH64 P1 and XXH32 P2 constants) and
-// pfx_carry (the carry out of a + b, W = 32 and a padded W = 19).
-// These cells carry the XXH multiplies of lane_xxh32 and zstd_xxh64.
+// csa_tree (the carry-save pair adds up to the sum of its rows), xxh_cmul (the pair adds up to
+// C * (sum of operands) + sum of addends, mod 2^W, for the XXH64 P1 and XXH32 P2 constants),
+// pfx_carry (the carry out of a + b, W = 32 and a padded W = 19) and pfx_inc (a 64-bit counter
+// plus an 8-bit step). These cells carry the XXH multiplies of lane_xxh32 and zstd_xxh64 and the
+// device's counters.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -98,6 +99,20 @@ TEST_F(Arith, CarryTreeGivesTheCarryOut) {
     const uint64_t s32 = uint64_t{m_->c32_a_i} + m_->c32_b_i;
     ASSERT_EQ(m_->c32_co_o, (s32 >> 32) & 1) << "vector " << n;
     ASSERT_EQ(m_->c19_co_o, ((a19 + b19) >> 19) & 1) << "vector " << n;
+  }
+}
+
+TEST_F(Arith, CounterStepAddsSmallAmounts) {
+  Rng rng(seed_ + 4);
+  for (int n = 0; n < kVectors; n++) {
+    // counters just below a carry into every upper bit, and random ones
+    uint64_t a = operand(rng, 64);
+    if (rng.chance(0.5)) a = ~0ull >> rng.range(0, 63) & (rng.chance(0.5) ? ~0ull : ~0xFFull);
+    const uint8_t b = static_cast<uint8_t>(rng.chance(0.5) ? rng.range(0, 2) * (rng.chance(0.5) ? 64 : 1) : rng.u32());
+    m_->i64_a_i = a;
+    m_->i64_b_i = b;
+    m_->eval();
+    ASSERT_EQ(m_->i64_sum_o, a + b) << "vector " << n << ": " << a << " + " << unsigned{b};
   }
 }
 

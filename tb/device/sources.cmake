@@ -13,7 +13,7 @@ set(NDP_DEVICE_SOURCES ${NDP_RTL_COMMON} ${NDP_RTL_DIR}/common/fifo_ram.sv ${NDP
           ${NDP_RTL_DIR}/zstd/zstd_fse_build.sv ${NDP_RTL_DIR}/zstd/zstd_huf_tree.sv
           ${NDP_RTL_DIR}/zstd/zstd_huf_stream.sv ${NDP_RTL_DIR}/zstd/zstd_lits.sv
           ${NDP_RTL_DIR}/zstd/zstd_seq.sv ${NDP_RTL_DIR}/zstd/zstd_exec.sv
-          ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv
+          ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/pfx_add.sv ${NDP_RTL_DIR}/common/pfx_inc.sv
           ${NDP_RTL_DIR}/common/xxh_cmul.sv ${NDP_RTL_DIR}/zstd/zstd_xxh64.sv ${NDP_RTL_DIR}/zstd/zstd_frame.sv
           ${NDP_RTL_DIR}/zstd/zstd_decoder.sv ${NDP_RTL_DIR}/zstd/zstd_lane_dec.sv
           ${NDP_RTL_DIR}/common/pfx_carry.sv ${NDP_RTL_DIR}/lane/lane_xxh32_round.sv ${NDP_RTL_DIR}/lane/lane_xxh32.sv ${NDP_RTL_DIR}/lane/codec_lane_dec.sv
