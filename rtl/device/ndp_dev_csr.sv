@@ -260,13 +260,13 @@ module ndp_dev_csr #(
   // ---------------------------------------------------------------------------------------------
   // CTRL, counters, error log. The 64-bit counts step through pfx_inc: Yosys maps `+` as a ripple
   // chain, which made a counter's increment the block's critical path (1 182 ps).
-  logic [ndp_dev_pkg::NumCnt-1:0][63:0] cnt_n;   // packed: wires, not a memory
+  logic [ndp_dev_pkg::NumCnt*64-1:0] cnt_n;      // flat: wires, not a memory
   logic [63:0] err_count_n;
   for (genvar i = 0; i < ndp_dev_pkg::NumCnt; i++) begin : gen_cnt
     localparam logic [7:0] Unit = (i == ndp_dev_pkg::CntDramRd || i == ndp_dev_pkg::CntDramWr) ? 8'd64 : 8'd1;
     logic [7:0]  amt;
     assign amt = (cnt_inc_i[i] && cnt_inc2_i[i]) ? 8'(2 * Unit) : ((cnt_inc_i[i] || cnt_inc2_i[i]) ? Unit : 8'd0);
-    pfx_inc #(.W(64), .B(8)) u_inc (.a_i(cnt_q[i]), .b_i(amt), .sum_o(cnt_n[i]));
+    pfx_inc #(.W(64), .B(8)) u_inc (.a_i(cnt_q[i]), .b_i(amt), .sum_o(cnt_n[i*64 +: 64]));
   end
   logic [2:0]  err_amt;
   assign err_amt = 3'(err_a_valid_i) + 3'(err_b_valid_i) + 3'(err_c_valid_i) + 3'(rej_valid);
@@ -283,7 +283,7 @@ module ndp_dev_csr #(
       if (ctrl_we) enable_q <= ctrl_wd[0];
       for (int unsigned i = 0; i < ndp_dev_pkg::NumCnt; i++) begin
         if (clr_cnt) cnt_q[i] <= '0;
-        else if (cnt_inc_i[i] || cnt_inc2_i[i]) cnt_q[i] <= cnt_n[i];
+        else if (cnt_inc_i[i] || cnt_inc2_i[i]) cnt_q[i] <= cnt_n[i*64 +: 64];
       end
       if (clr_err) begin
         err_valid_q <= 1'b0;
