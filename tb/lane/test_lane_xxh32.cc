@@ -1,13 +1,16 @@
 // lane_xxh32 alone against libxxhash's XXH32 (seed 0), at 32 and 16 bytes per cycle: every message
 // length 0..200 and random ones up to 20 KiB in beats of random byte counts (0..InBytes), with
-// input gaps and hash backpressure, real BF16 weights (stories260K) as one 64 KiB-class stream, and
-// the rates the lane relies on: a long message at full beats is taken at InBytes per cycle with no
-// stall, and the finaliser's cycles per message (so short blocks' cost is stated, not guessed).
+// input gaps and hash backpressure (tb_stream's driver and sink; a monitor checks the input
+// handshake), real BF16 weights (stories260K, one message per tensor), and the rates the lane
+// relies on: a long message at full beats is taken at InBytes per cycle with no stall, and the
+// finaliser's cycles per message (so short blocks' cost is stated, not guessed).
 #include <gtest/gtest.h>
 #include <xxhash.h>
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdio>
-#include <deque>
 #include <vector>
 
 #include "Vlane_xxh32_16.h"
@@ -15,90 +18,78 @@
 #include "tb_data.h"
 #include "tb_rng.h"
 #include "tb_sim.h"
+#include "tb_stream.h"
 #include "tb_wide.h"
 
 namespace ndp::tb {
 namespace {
 
 struct Knobs {
-  double gap = 0.0;        // chance of an idle input cycle
+  double gap = 0.0;        // chance that the driver waits a cycle before its next beat
   double stall = 0.0;      // chance that hash_ready is low
   bool full_beats = true;  // every beat but a message's last carries InBytes bytes
 };
 
-// Drives messages beat by beat and collects the hashes (one per message, in order).
-template <class M, unsigned InBytes>
-class XxhBench : public Component {
- public:
-  XxhBench(Dut<M>* dut, Rng* rng, const Knobs& k) : dut_(dut), rng_(rng), k_(k) {
-    (*dut)->in_valid_i = 0;
-    (*dut)->hash_ready_i = 0;
-  }
-  void push(const std::vector<uint8_t>& msg) { q_.push_back(msg); }
-  void sample() override {
-    M& m = dut_->model();
-    if (!m.rst_ni) return;
-    if (m.in_valid_i && m.in_ready_o) {
-      ++beats_;
-      pos_ += cnt_;
-      if (m.in_last_i) {
-        q_.pop_front();
-        pos_ = 0;
-      }
-    } else if (m.in_valid_i) {
-      ++stalls_;
-    }
-    if (m.hash_valid_o && m.hash_ready_i) hashes_.push_back(m.hash_o);
-  }
-  void drive() override {
-    M& m = dut_->model();
-    m.hash_ready_i = !rng_->chance(k_.stall);
-    if (q_.empty() || rng_->chance(k_.gap)) {
-      m.in_valid_i = 0;
-      return;
-    }
-    const std::vector<uint8_t>& msg = q_.front();
-    const size_t left = msg.size() - pos_;
-    cnt_ = k_.full_beats ? std::min<size_t>(left, InBytes) : std::min<size_t>(left, rng_->range(0, InBytes));
-    uint8_t beat[InBytes] = {};
-    for (size_t i = 0; i < cnt_; ++i) beat[i] = msg[pos_ + i];
-    put_bytes(m.in_data_i, beat, InBytes);
-    m.in_cnt_i = static_cast<uint8_t>(cnt_);
-    m.in_last_i = pos_ + cnt_ == msg.size();
-    m.in_valid_i = 1;
-  }
-  bool idle() const { return q_.empty(); }
-  const std::vector<uint32_t>& hashes() const { return hashes_; }
-  uint64_t beats() const { return beats_; }
-  uint64_t stalls() const { return stalls_; }
-
- private:
-  Dut<M>* dut_;
-  Rng* rng_;
-  Knobs k_;
-  std::deque<std::vector<uint8_t>> q_;
-  size_t pos_ = 0, cnt_ = 0;
-  std::vector<uint32_t> hashes_;
-  uint64_t beats_ = 0, stalls_ = 0;
+template <unsigned InBytes>
+struct XBeat {
+  std::array<uint8_t, InBytes> data{};
+  unsigned cnt = 0;
+  bool last = false;
+  bool operator==(const XBeat& o) const { return data == o.data && cnt == o.cnt && last == o.last; }
 };
 
-// Hashes msgs through the unit; checks each against XXH32. Returns the cycles taken.
+// Hashes msgs through the unit (tb_stream's driver, sink and monitor on its ports); checks each
+// hash against XXH32. Returns the cycles taken; *stalls: cycles a beat waited for in_ready.
 template <class M, unsigned InBytes>
 uint64_t run(const std::vector<std::vector<uint8_t>>& msgs, Rng* rng, const Knobs& k, uint64_t* stalls = nullptr) {
+  using Beat = XBeat<InBytes>;
   Dut<M> dut(rng->seed());
-  XxhBench<M, InBytes> b(&dut, rng, k);
-  dut.attach(&b);
+  M* m = &dut.model();
+  StreamPort<Beat> in{[m] { return m->in_valid_i != 0; }, [m] { return m->in_ready_o != 0; },
+                      [m] {
+                        Beat b;
+                        get_bytes(m->in_data_i, b.data.data(), InBytes);
+                        b.cnt = m->in_cnt_i;
+                        b.last = m->in_last_i;
+                        return b;
+                      },
+                      [m](bool v) { m->in_valid_i = v; },
+                      [m](const Beat& b) {
+                        put_bytes(m->in_data_i, b.data.data(), InBytes);
+                        m->in_cnt_i = static_cast<uint8_t>(b.cnt);
+                        m->in_last_i = b.last;
+                      },
+                      nullptr};
+  StreamPort<uint32_t> out{[m] { return m->hash_valid_o != 0; }, [m] { return m->hash_ready_i != 0; },
+                           [m] { return m->hash_o; }, nullptr, nullptr, [m](bool r) { m->hash_ready_i = r; }};
+  std::vector<uint32_t> hashes;
+  StreamDriver<Beat> drv(in, *rng, k.gap);
+  StreamSink<uint32_t> sink(out, *rng, k.stall, [&](const uint32_t& h) { hashes.push_back(h); });
+  StreamMonitor<Beat> mon("lane_xxh32 in", in);
+  dut.attach(&drv);
+  dut.attach(&sink);
+  dut.attach(&mon);
   dut.reset();
-  for (const auto& m : msgs) b.push(m);
   uint64_t bytes = 0;
-  for (const auto& m : msgs) bytes += m.size();
+  for (const auto& msg : msgs) {
+    size_t pos = 0;
+    do {  // an empty message is one beat of 0 bytes
+      Beat b;
+      b.cnt = static_cast<unsigned>(std::min<size_t>(msg.size() - pos, k.full_beats ? InBytes : rng->range(0, InBytes)));
+      std::copy_n(msg.begin() + static_cast<std::ptrdiff_t>(pos), b.cnt, b.data.begin());
+      pos += b.cnt;
+      b.last = pos == msg.size();
+      drv.push(b);
+    } while (pos < msg.size());
+    bytes += msg.size();
+  }
   const uint64_t start = dut.cycle();
   // generous: gaps, stalls and partial beats slow it, a hang never ends
-  EXPECT_TRUE(dut.run_until([&] { return b.hashes().size() == msgs.size(); }, 1000 + 64 * msgs.size() + 4 * bytes));
-  const size_t n = std::min(b.hashes().size(), msgs.size());
+  EXPECT_TRUE(dut.run_until([&] { return hashes.size() == msgs.size(); }, 1000 + 64 * msgs.size() + 4 * bytes));
+  const size_t n = std::min(hashes.size(), msgs.size());
   for (size_t i = 0; i < n; ++i)
-    EXPECT_EQ(b.hashes()[i], XXH32(msgs[i].data(), msgs[i].size(), 0)) << "message " << i << " of " << msgs[i].size() << " bytes";
-  if (stalls) *stalls = b.stalls();
+    EXPECT_EQ(hashes[i], XXH32(msgs[i].data(), msgs[i].size(), 0)) << "message " << i << " of " << msgs[i].size() << " bytes";
+  if (stalls) *stalls = drv.stalls();
   return dut.cycle() - start;
 }
 
@@ -123,7 +114,7 @@ void every_length(uint64_t seed_mix) {
 TEST(LaneXxh32, EveryLength32) { every_length<Vlane_xxh32_32, 32>(32); }
 TEST(LaneXxh32, EveryLength16) { every_length<Vlane_xxh32_16, 16>(16); }
 
-// Real BF16 weights, each tensor one message, concatenated as the lane sees planes.
+// Real BF16 weights, each tensor one message, back to back as the lane sees plane blocks.
 template <class M, unsigned InBytes>
 void real_weights() {
   std::vector<Bf16Tensor> ts;
