@@ -6,9 +6,9 @@
 // with one done beat carrying the device error code: 0, 16 + the lane status (lane_pkg::status_e),
 // or 4 (BlockSpan) when the lane accepts a block whose 12 + comp_size does not fill its span.
 //
-/// Registers: the assignment, the fetch pointers and credit counter, the input FIFO (fifo_ram: a RAM
-/// macro of 64-byte words with their valid byte range), the aligner's half-word phase, the output byte
-/// queue and write pointer. The lane's own registers are in codec_lane_dec.
+/// Registers: the assignment, the fetch pointers, the lines left to request, the FIFO words in use
+/// (the burst credit), the input FIFO (fifo_ram: a RAM macro of 64-byte words with their valid
+/// byte range), the aligner's half-word phase, the output byte queue and write pointer. The lane's own registers are in codec_lane_dec.
 `include "ndp_assert.svh"
 
 module ndp_dev_lane #(
@@ -55,22 +55,27 @@ module ndp_dev_lane #(
   logic [16:0] raw_q;
   logic [4:0]  bank_q;
   logic [FCW-1:0] inflight_q, fcount;
+  logic [FCW:0]   used_q;     // inflight_q + fcount: FIFO words requested and not yet popped
+  logic [11:0]    rem_q;      // lines of the block not yet requested (a span is <= 1026 lines)
+  logic [11:0]    span_lines;
   logic [7:0]  blen;
-  logic [33:0] rem_lines;
-  logic        ar_fire, as_fire;
+  logic        ar_fire, as_fire, if_pop;
 
   assign as_ready_o = !busy_q;
   assign as_fire    = as_valid_i && as_ready_o;
+  // lines of [start, end): 12-bit difference of the line numbers (the index checks bound a span
+  // to 65548 bytes, so the true difference is below 2^12)
+  assign span_lines = 12'(((as_end_i[17:0] - 18'd1) >> 6) - 18'(as_start_i[17:6])) + 12'd1;
 
-  // Burst: up to 16 lines, not across a 4 KiB boundary, not beyond the block.
+  // Burst: up to 16 lines, not across a 4 KiB boundary, not beyond the block. The remaining lines
+  // and the FIFO occupancy are registers of their own, so the burst and its credit check are
+  // small compares (not a 34-bit subtract and a 32-bit add in series).
   always_comb begin
-    rem_lines = last_q - next_q + 34'd1;
-    blen      = 8'd16;
-    if (34'(blen) > rem_lines) blen = 8'(rem_lines);
+    blen = 8'd16;
+    if (rem_q < 12'd16) blen = 8'(rem_q);
     if (7'(blen) > 7'd64 - 7'(next_q[5:0])) blen = 8'(7'd64 - 7'(next_q[5:0]));
   end
-  assign ar_valid_o = busy_q && !fetch_done_q
-                   && 32'(inflight_q) + 32'(fcount) + 32'(blen) <= FifoWords;
+  assign ar_valid_o = busy_q && !fetch_done_q && 32'(used_q) + 32'(blen) <= FifoWords;
   assign ar_line_o  = next_q;
   assign ar_len_o   = blen - 8'd1;
   assign ar_fire    = ar_valid_o && ar_ready_i;
@@ -126,6 +131,7 @@ module ndp_dev_lane #(
   assign half_done = h_empty || lin_ready;
   assign word_done = half_q || w_hi <= 7'd32;
   assign if_ready  = if_valid && half_done && word_done;
+  assign if_pop    = if_ready;
 
   // header bytes 6..7 (comp_size) as they pass, for the span check
   always_ff @(posedge clk_i) begin
@@ -196,7 +202,7 @@ module ndp_dev_lane #(
   assign st_addr_o = waddr_q;
   assign st_data_o = qhead;
 
-  assign dn_valid_o = busy_q && st_done_q && fed_q && fetch_done_q && fcount == '0 && inflight_q == '0;
+  assign dn_valid_o = busy_q && st_done_q && fed_q && fetch_done_q && used_q == '0;
   assign dn_code_o  = code_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -206,12 +212,17 @@ module ndp_dev_lane #(
       fed_q        <= 1'b0;
       st_done_q    <= 1'b0;
       inflight_q   <= '0;
+      used_q       <= '0;
+      rem_q        <= '0;
       half_q       <= 1'b0;
       waddr_q      <= '0;
       code_q       <= 8'd0;
       bpos_q       <= '0;
     end else begin
       inflight_q <= inflight_q + (ar_fire ? FCW'(blen) : '0) - FCW'(r_valid_i);
+      used_q     <= used_q + (ar_fire ? (FCW+1)'(blen) : '0) - (FCW+1)'(if_pop);
+      if (as_fire) rem_q <= span_lines;
+      else if (ar_fire) rem_q <= rem_q - 12'(blen);
       if (if_valid && half_done) half_q <= word_done ? 1'b0 : 1'b1;
       if (st_we_o) waddr_q <= waddr_q + 1'b1;
       if (as_fire) begin
@@ -222,7 +233,7 @@ module ndp_dev_lane #(
         waddr_q      <= '0;
         bpos_q       <= '0;
       end
-      if (ar_fire && next_q + 34'(blen) > last_q) fetch_done_q <= 1'b1;
+      if (ar_fire && 12'(blen) == rem_q) fetch_done_q <= 1'b1;
       if (lin_valid && lin_ready && lin_last) fed_q <= 1'b1;
       if (lin_valid && lin_ready) bpos_q <= bpos_q + 17'(lin_cnt);
       if (status_fire) begin
@@ -257,6 +268,8 @@ module ndp_dev_lane #(
   // Assertions
   `NDP_ASSERT_INIT(params_a, FifoWords >= 16)
   `NDP_ASSERT(r_only_when_fetching_a, !r_valid_i || (busy_q && inflight_q != '0))
+  `NDP_ASSERT(used_is_inflight_plus_fifo_a, 32'(used_q) == 32'(inflight_q) + 32'(fcount))
+  `NDP_ASSERT(rem_is_lines_left_a, !busy_q || fetch_done_q || 34'(rem_q) == last_q - next_q + 34'd1)
   `NDP_ASSERT(fifo_never_full_on_r_a, !r_valid_i || 32'(fcount) < FifoWords)
   `NDP_ASSERT(lane_error_status_only_a, !(lo_valid && lo_err && !lo_last))
   `NDP_ASSERT_STREAM(dn_stream_a, dn_valid_o, dn_ready_i, dn_code_o)
