@@ -6,9 +6,11 @@
 // bytes, inside the tensor data and DRAM). It reports the set indexed, with the first failing
 // slot when a check fails.
 //
-/// Registers: the job, its set, the index lines (four 64-byte lines), the chunk base and the
-/// last block's end, the slot counter and the first failing slot. One slot per cycle, so the
-/// block-bound adders are one pair, not sixteen.
+/// Registers: the job, its set, the entry address (its product and its sum a cycle each), the
+/// index lines (four 64-byte lines), the chunk base, the last block's end, the slots' block offsets
+/// (a shift register) and the two ends relative to the base, the slot counter, the first failing
+/// slot and the done pulse. One slot per cycle, so the block-bound adders are one pair, not
+/// sixteen; no path holds the entry multiply, a byte select and the checks in series.
 `include "ndp_assert.svh"
 
 module ndp_dev_index #(
@@ -41,32 +43,34 @@ module ndp_dev_index #(
   output logic [7:0]        err_plane_o,
   output logic [39:0]       err_addr_o
 );
-  typedef enum logic [2:0] {IxIdle, IxFetch, IxWait, IxBase, IxScan, IxDone} ix_e;
+  typedef enum logic [2:0] {IxIdle, IxMul, IxAddr, IxFetch, IxWait, IxBase, IxRel, IxScan} ix_e;
   ix_e               st_q;
   ndp_dev_pkg::job_t job_q;
   logic [SW-1:0]     set_q;
   logic [2:0]        req_q, got_q;
   logic [511:0]      line_q [4];
   logic [4:0]        slot_q;
-  logic              bad_q;
+  logic              bad_q, done_q;
   logic [3:0]        bad_slot_q;
 
-  assign job_ready_o = st_q == IxIdle;
+  assign job_ready_o = st_q == IxIdle && !done_q;
 
-  // Entry k: E = 8 + 4 P bytes at index + k E; the next entry too unless this is the last chunk
+  // Entry k: E = 8 + 4 P bytes at index + k E = index + 4 k (P + 2); the next entry too unless this
+  // is the last chunk. The product and the sum take a cycle each (IxMul, IxAddr), so no path holds
+  // a multiply and an add in series.
   logic [7:0]  ent_bytes;
   logic [8:0]  ent_span;
-  logic [39:0] ent_addr;
-  logic [33:0] ix_first, ix_last;
-  logic        ix_out;
+  logic [44:0] prod_q;
+  logic [39:0] ent_addr_q;
+  logic [7:0]  ent_end;          // byte after the entries, from the first line's byte 0 (< 256)
+  logic [2:0]  ix_lines;         // index lines to fetch (1..4)
+  logic        ix_out_q;
   assign ent_bytes = 8'd8 + (job_q.slots << 2);
-  assign ent_addr  = job_q.index + job_q.chunk * 40'(ent_bytes);
-  assign ix_first  = ent_addr[39:6];
   assign ent_span  = job_q.last ? {1'b0, ent_bytes} : {ent_bytes, 1'b0};
-  assign ix_last   = 34'((ent_addr + 40'(ent_span) - 40'd1) >> 6);
-  assign ix_out    = 42'(ent_addr) + 42'(ent_span) > 42'(64'(1) << DramAw);
+  assign ent_end   = 8'(9'(ent_addr_q[5:0]) + ent_span);
+  assign ix_lines  = 3'((ent_end - 8'd1) >> 6) + 3'd1;
   assign ix_ar_valid_o = st_q == IxFetch;
-  assign ix_ar_line_o  = ix_first + 34'(req_q);
+  assign ix_ar_line_o  = ent_addr_q[39:6] + 34'(req_q);
 
   // Little-endian fields of the fetched lines by byte position (from the first line's byte 0)
   logic [2047:0] lines;
@@ -74,35 +78,41 @@ module ndp_dev_index #(
   function automatic logic [63:0] field64(input logic [2047:0] l, input logic [7:0] pos);
     field64 = l[32'(pos) * 8 +: 64];
   endfunction
-  function automatic logic [31:0] field32(input logic [2047:0] l, input logic [7:0] pos);
-    field32 = l[32'(pos) * 8 +: 32];
-  endfunction
 
-  // Chunk base (image + chunk offset) and the end of the last block, latched in IxBase
-  logic [63:0] coff, noff;
-  logic [41:0] cbase_q, lend_q;
-  logic        coff_hi_q, noff_hi_q;
-  assign coff = field64(lines, 8'(ent_addr[5:0]));
-  assign noff = field64(lines, 8'(ent_addr[5:0]) + ent_bytes);
+  // Chunk base (image + chunk offset) and the end of the last block, latched in IxBase with the
+  // slots' block offsets (rels_q: offset s in bits 32 s, shifted down one offset per scanned slot);
+  // in IxRel the last block's end and the tensor data end relative to the chunk base (signed).
+  logic [63:0]  coff, noff;
+  logic [41:0]  cbase_q, lend_q;
+  logic [42:0]  lrel_q, drel_q;
+  logic [511:0] rels_q;
+  logic         coff_hi_q, noff_hi_q;
+  assign coff = field64(lines, 8'(ent_addr_q[5:0]));
+  assign noff = field64(lines, 8'(ent_addr_q[5:0]) + ent_bytes);
 
-  // Slot s: start = base + rel[s], end = base + rel[s + 1] (the last slot: lend)
+  // Slot s: start = base + rel[s], end = base + rel[s + 1] (the last slot: lend). The checks use
+  // the offsets from the base (r0 = rel[s], r1 = rel[s + 1] or lrel), the same comparisons as on
+  // the sums: no sum exceeds 42 bits, so start >= end is r0 >= r1, the span is r1 - r0 and
+  // end > data_end is r1 > drel.
   logic [15:0] need;
   logic        last_slot, slot_bad;
-  logic [41:0] bstart, bend, blen;
+  logic [42:0] r0, r1, rd;
+  logic [39:0] bstart, bend;      // DRAM addresses (the bounds RAM keeps 40 bits)
   assign need      = ndp_dev_pkg::need_mask(job_q.fmt, job_q.k, job_q.guard, job_q.expbyte);
   assign last_slot = slot_q + 5'd1 >= 5'(job_q.slots);
-  assign bstart    = cbase_q + 42'(field32(lines, 8'(ent_addr[5:0]) + 8'd8 + 8'(slot_q[3:0]) * 8'd4));
-  assign bend      = last_slot ? lend_q
-                   : cbase_q + 42'(field32(lines, 8'(ent_addr[5:0]) + 8'd12 + 8'(slot_q[3:0]) * 8'd4));
-  assign blen      = bend - bstart;
+  assign r0        = 43'(rels_q[31:0]);
+  assign r1        = last_slot ? lrel_q : 43'(rels_q[63:32]);
+  assign rd        = r1 - r0;
+  assign bstart    = 40'(cbase_q + 42'(rels_q[31:0]));
+  assign bend      = 40'(last_slot ? lend_q : cbase_q + 42'(rels_q[63:32]));
   // spec 7.6: start < end, 13..65548 bytes, inside the tensor data (a chunk offset of 2^40 or more
   // lies past every DRAM, like the model's 64-bit sums)
-  assign slot_bad  = ix_out || bstart >= bend || blen < 42'd13 || blen > 42'd65548
-                  || bend > 42'(job_q.data_end) || coff_hi_q || (last_slot && !job_q.last && noff_hi_q);
+  assign slot_bad  = ix_out_q || $signed(rd) < 43'sd13 || $signed(rd) > 43'sd65548
+                  || $signed(r1) > $signed(drel_q) || coff_hi_q || (last_slot && !job_q.last && noff_hi_q);
 
   assign bd_we_o   = st_q == IxScan;
   assign bd_addr_o = {set_q, slot_q[3:0]};
-  assign bd_data_o = {bend[39:0], bstart[39:0]};
+  assign bd_data_o = {bend, bstart};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -111,56 +121,72 @@ module ndp_dev_index #(
       got_q  <= '0;
       slot_q <= '0;
       bad_q  <= 1'b0;
+      done_q <= 1'b0;
     end else begin
+      done_q <= 1'b0;
       if (ix_r_valid_i) got_q <= got_q + 3'd1;
       unique case (st_q)
-        IxIdle: if (job_valid_i) begin
-          st_q  <= IxFetch;
+        IxIdle: if (job_valid_i && !done_q) begin
+          st_q  <= IxMul;
           req_q <= '0;
           got_q <= '0;
         end
+        IxMul: st_q <= IxAddr;
+        IxAddr: st_q <= IxFetch;
         IxFetch: if (ix_ar_ready_i) begin
           req_q <= req_q + 3'd1;
-          if (ix_first + 34'(req_q) == ix_last) st_q <= IxWait;
+          if (req_q + 3'd1 == ix_lines) st_q <= IxWait;
         end
         IxWait: if (got_q == req_q) st_q <= IxBase;
         IxBase: begin
-          st_q   <= IxScan;
+          st_q   <= IxRel;
           slot_q <= '0;
           bad_q  <= 1'b0;
         end
+        IxRel: st_q <= IxScan;
         IxScan: begin
           if (slot_bad && need[slot_q[3:0]] && !bad_q) bad_q <= 1'b1;
           slot_q <= slot_q + 5'd1;
-          if (last_slot) st_q <= IxDone;
+          if (last_slot) begin
+            st_q   <= IxIdle;
+            done_q <= 1'b1;
+          end
         end
-        IxDone: st_q <= IxIdle;
         default: st_q <= IxIdle;
       endcase
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (st_q == IxIdle && job_valid_i) begin
+    if (st_q == IxIdle && job_valid_i && !done_q) begin
       job_q <= job_i;
       set_q <= set_i;
     end
+    if (st_q == IxMul) prod_q <= 45'(job_q.chunk) * 45'(6'(6'(job_q.slots) + 6'd2));
+    if (st_q == IxAddr) ent_addr_q <= job_q.index + 40'({prod_q, 2'b00});
+    if (st_q == IxFetch) ix_out_q <= 42'(ent_addr_q) + 42'(ent_span) > 42'(64'(1) << DramAw);
     if (ix_r_valid_i) line_q[got_q[1:0]] <= ix_r_data_i;
     if (st_q == IxBase) begin
       cbase_q   <= 42'(job_q.image) + 42'(coff[39:0]);
       lend_q    <= job_q.last ? 42'(job_q.data_end) : 42'(job_q.image) + 42'(noff[39:0]);
       coff_hi_q <= coff[63:40] != '0;
       noff_hi_q <= noff[63:40] != '0;
+      rels_q    <= 512'(lines >> {8'(ent_addr_q[5:0]) + 8'd8, 3'b000});
     end
+    if (st_q == IxRel) begin
+      lrel_q <= 43'(lend_q) - 43'(cbase_q);
+      drel_q <= 43'(job_q.data_end) - 43'(cbase_q);
+    end
+    if (st_q == IxScan) rels_q <= rels_q >> 32;
     if (st_q == IxScan && slot_bad && need[slot_q[3:0]] && !bad_q) bad_slot_q <= slot_q[3:0];
   end
 
-  assign done_o      = st_q == IxDone;
+  assign done_o      = done_q;
   assign done_set_o  = set_q;
   assign done_err_o  = bad_q;
   assign err_slot_o  = bad_slot_q;
   assign err_plane_o = ndp_dev_pkg::plane_of(job_q.expbyte, bad_slot_q);
-  assign err_addr_o  = ent_addr;
+  assign err_addr_o  = ent_addr_q;
 
   logic unused_job_fields;
   assign unused_job_fields = ^{job_q.tensor, job_q.n, job_q.prefetch};
@@ -168,6 +194,8 @@ module ndp_dev_index #(
   // ---------------------------------------------------------------------------------------------
   // Assertions
   `NDP_ASSERT(slots_legal_a, st_q == IxIdle || (job_q.slots >= 8'd1 && job_q.slots <= 8'd16))
-  `NDP_ASSERT(lines_fit_a, st_q != IxFetch || ix_last - ix_first < 34'd4)
+  `NDP_ASSERT(lines_fit_a, st_q != IxFetch || (ix_lines >= 3'd1 && ix_lines <= 3'd4))
+  `NDP_ASSERT(entry_address_a, st_q != IxFetch
+                               || ent_addr_q == job_q.index + job_q.chunk * 40'(ent_bytes))
   `NDP_ASSERT(no_extra_data_a, !ix_r_valid_i || st_q == IxFetch || st_q == IxWait)
 endmodule
