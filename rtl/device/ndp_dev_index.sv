@@ -6,7 +6,7 @@
 // bytes, inside the tensor data and DRAM). It reports the set indexed, with the first failing
 // slot when a check fails.
 //
-/// Registers: the job, its set, the entry address (its product and its sum a cycle each), the
+/// Registers: the job, its set, the entry address (a carry-save tree and one adder), the
 /// index lines (four 64-byte lines), the chunk base, the last block's end, the slots' block offsets
 /// (a shift register) and the two ends relative to the base, the slot counter, the first failing
 /// slot and the done pulse. One slot per cycle, so the block-bound adders are one pair, not
@@ -43,7 +43,7 @@ module ndp_dev_index #(
   output logic [7:0]        err_plane_o,
   output logic [39:0]       err_addr_o
 );
-  typedef enum logic [2:0] {IxIdle, IxMul, IxAddr, IxFetch, IxWait, IxBase, IxRel, IxScan} ix_e;
+  typedef enum logic [2:0] {IxIdle, IxAddr, IxFetch, IxWait, IxBase, IxRel, IxScan} ix_e;
   ix_e               st_q;
   ndp_dev_pkg::job_t job_q;
   logic [SW-1:0]     set_q;
@@ -56,12 +56,20 @@ module ndp_dev_index #(
   assign job_ready_o = st_q == IxIdle && !done_q;
 
   // Entry k: E = 8 + 4 P bytes at index + k E = index + 4 k (P + 2); the next entry too unless this
-  // is the last chunk. The product and the sum take a cycle each (IxMul, IxAddr), so no path holds
-  // a multiply and an add in series.
+  // is the last chunk. The address is registered in IxAddr: the shifted copies of k for the bits of
+  // P + 2 (<= 18, five bits) and the index reduced in a carry-save tree, then one prefix adder.
   logic [7:0]  ent_bytes;
   logic [8:0]  ent_span;
-  logic [44:0] prod_q;
-  logic [39:0] ent_addr_q;
+  logic [4:0]  ent_mul;
+  logic [39:0] ent_addr_q, ent_addr, ent_s, ent_c, unused_ent_co;
+  logic [6*40-1:0] ent_rows;
+  assign ent_mul = 5'(5'(job_q.slots) + 5'd2);   // P <= 16
+  for (genvar i = 0; i < 5; i++) begin : gen_ent_row
+    assign ent_rows[i*40 +: 40] = ent_mul[i] ? 40'(job_q.chunk << (i + 2)) : '0;
+  end
+  assign ent_rows[5*40 +: 40] = job_q.index;
+  csa_tree #(.W(40), .N(6)) u_ent_csa (.rows_i(ent_rows), .sum_o(ent_s), .carry_o(ent_c));
+  pfx_add #(.W(40)) u_ent_add (.a_i(ent_s), .b_i(ent_c), .ci_i(1'b0), .sum_o(ent_addr), .co_o(unused_ent_co));
   logic [7:0]  ent_end;          // byte after the entries, from the first line's byte 0 (< 256)
   logic [2:0]  ix_lines;         // index lines to fetch (1..4)
   logic        ix_out_q;
@@ -127,11 +135,10 @@ module ndp_dev_index #(
       if (ix_r_valid_i) got_q <= got_q + 3'd1;
       unique case (st_q)
         IxIdle: if (job_valid_i && !done_q) begin
-          st_q  <= IxMul;
+          st_q  <= IxAddr;
           req_q <= '0;
           got_q <= '0;
         end
-        IxMul: st_q <= IxAddr;
         IxAddr: st_q <= IxFetch;
         IxFetch: if (ix_ar_ready_i) begin
           req_q <= req_q + 3'd1;
@@ -162,8 +169,7 @@ module ndp_dev_index #(
       job_q <= job_i;
       set_q <= set_i;
     end
-    if (st_q == IxMul) prod_q <= 45'(job_q.chunk) * 45'(6'(6'(job_q.slots) + 6'd2));
-    if (st_q == IxAddr) ent_addr_q <= job_q.index + 40'({prod_q, 2'b00});
+    if (st_q == IxAddr) ent_addr_q <= ent_addr;
     if (st_q == IxFetch) ix_out_q <= 42'(ent_addr_q) + 42'(ent_span) > 42'(64'(1) << DramAw);
     if (ix_r_valid_i) line_q[got_q[1:0]] <= ix_r_data_i;
     if (st_q == IxBase) begin
