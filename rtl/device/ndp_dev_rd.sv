@@ -15,8 +15,8 @@
 // order, different IDs in the order their chunks arrive; a chunk whose demand decode failed answers
 // SLVERR, a failed prefetch is decoded again on demand in its entry.
 //
-/// Registers: the read tracker (ndp_dev_track), the current burst, the cached descriptor and its
-/// chunk count, the current chunk, the tags (ndp_dev_tags), one pending-beat stage (the CSR and
+/// Registers: the read tracker (ndp_dev_track), the current burst with its beat's offset in the
+/// region and the region's size, the cached descriptor and its chunk count, the current chunk, the tags (ndp_dev_tags), one pending-beat stage (the CSR and
 /// chunk-buffer RAMs answer the cycle after the request), and the 4-entry R FIFO (so RVALID/RDATA
 /// come from flops).
 `include "ndp_assert.svh"
@@ -151,12 +151,17 @@ module ndp_dev_rd #(
   logic [39:0]   d_lastk_q;      // index of the last chunk
   logic [31:0]   d_nlast_q;      // elements of the last chunk
   logic [3:0]    fmt;            // bp_pkg::fmt_e
-  logic [42:0]   tsize, rc, x;
+  logic [42:0]   rc, x, tsize_q;
+  logic [39:0]   x_q;
   logic [6:0]    wnorm;          // region window with g dropped for `full`
   assign fmt   = ndp_dev_pkg::fmt_of(f);
-  assign tsize = ndp_dev_pkg::region_bytes(fmt, d_q.elems);
   assign rc    = ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
-  assign x     = 43'({oline - {d_q.base, 15'd0}, 6'd0});
+  // The beat's offset in its tensor's region, x = (oline - base) x 64, and the region's size are
+  // registers (x_q, tsize_q) that follow line_q and d_q: set from the next line and descriptor
+  // when a burst is taken or a descriptor read, x_q + 64 per beat (a burst stays in its window, so
+  // tsize_q holds). The beat decision then starts from flops, not from a subtract and a
+  // shift-add in series with the compares.
+  assign x     = 43'(x_q);
   assign wnorm = (f == 5'd0) ? 7'd0 : {g, f};
 
   logic          cur_valid_q, cur_poison_q;
@@ -269,7 +274,7 @@ module ndp_dev_rd #(
         issue_resp = ndp_dev_pkg::RespDecErr;
       end else if (!d_valid_q || d_t_q != lk_t_i) begin
         need_desc = 1'b1;
-      end else if (x >= tsize) begin
+      end else if (x >= tsize_q) begin
         issue = 1'b1;
         issue_resp = ndp_dev_pkg::RespDecErr;
       end else if (cur_poison_q) begin
@@ -408,6 +413,17 @@ module ndp_dev_rd #(
 
   logic sr_fire;
   assign sr_fire = sr_r_valid_i && sr_r_ready_o;
+  always_ff @(posedge clk_i) begin
+    if (st_q == RdIdle && af_valid && af_ready) begin
+      x_q     <= {a_addr[39:6] - {d_q.base, 15'd0}, 6'd0};
+      tsize_q <= ndp_dev_pkg::region_bytes(ndp_dev_pkg::fmt_of(a_addr[44:40]), d_q.elems);
+    end else if (st_q == RdDescWait) begin
+      x_q     <= {oline - {dsc_i.base, 15'd0}, 6'd0};
+      tsize_q <= ndp_dev_pkg::region_bytes(fmt, dsc_i.elems);
+    end else if (issue || sr_fire) begin
+      x_q     <= {x_q[39:6] + 34'd1, 6'd0};
+    end
+  end
   // Park the burst at its first beat while its chunk decodes, when another burst is ready and the
   // entries held by parked bursts (this one's included) stay within TRACK.
   logic [Bufs-1:0] pin_next;
@@ -600,4 +616,9 @@ module ndp_dev_rd #(
   `NDP_ASSERT(wait_on_own_entry_a, st_q != RdWait || !t_valid[cur_buf_q] || cur_w == wnorm)
   `NDP_ASSERT_STREAM(r_stream_a, r_valid_o, r_ready_i, rf_out)
   `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)
+  // the registered offset and size are the expressions they stand for (a protocol-failed burst may
+  // leave its window; its beats never use them)
+  `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
+  `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q
+                                    || tsize_q == ndp_dev_pkg::region_bytes(fmt, d_q.elems))
 endmodule
