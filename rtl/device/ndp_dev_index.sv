@@ -91,12 +91,22 @@ module ndp_dev_index #(
   // slots' block offsets (rels_q: offset s in bits 32 s, shifted down one offset per scanned slot);
   // in IxRel the last block's end and the tensor data end relative to the chunk base (signed).
   logic [63:0]  coff, noff;
-  logic [41:0]  cbase_q, lend_q;
-  logic [42:0]  lrel_q, drel_q;
+  logic [41:0]  cbase_q, lend_q, cbase, nbase, unused_cb_co, unused_nb_co;
+  logic [42:0]  lrel_q, drel_q, lrel, drel, unused_lr_co, unused_dr_co;
   logic [511:0] rels_q;
+  logic [7:0]   noff_pos_q;      // the next entry's byte position (registered in IxFetch)
   logic         coff_hi_q, noff_hi_q;
   assign coff = field64(lines, 8'(ent_addr_q[5:0]));
-  assign noff = field64(lines, 8'(ent_addr_q[5:0]) + ent_bytes);
+  assign noff = field64(lines, noff_pos_q);
+  // the sums and differences of IxBase / IxRel as prefix adders (Yosys' + rippled them)
+  pfx_add #(.W(42)) u_cbase (.a_i(42'(job_q.image)), .b_i(42'(coff[39:0])), .ci_i(1'b0),
+                             .sum_o(cbase), .co_o(unused_cb_co));
+  pfx_add #(.W(42)) u_nbase (.a_i(42'(job_q.image)), .b_i(42'(noff[39:0])), .ci_i(1'b0),
+                             .sum_o(nbase), .co_o(unused_nb_co));
+  pfx_add #(.W(43)) u_lrel (.a_i(43'(lend_q)), .b_i(~43'(cbase_q)), .ci_i(1'b1),
+                            .sum_o(lrel), .co_o(unused_lr_co));
+  pfx_add #(.W(43)) u_drel (.a_i(43'(job_q.data_end)), .b_i(~43'(cbase_q)), .ci_i(1'b1),
+                            .sum_o(drel), .co_o(unused_dr_co));
 
   // Slot s: start = base + rel[s], end = base + rel[s + 1] (the last slot: lend). The checks use
   // the offsets from the base (r0 = rel[s], r1 = rel[s + 1] or lrel), the same comparisons as on
@@ -170,18 +180,21 @@ module ndp_dev_index #(
       set_q <= set_i;
     end
     if (st_q == IxAddr) ent_addr_q <= ent_addr;
-    if (st_q == IxFetch) ix_out_q <= 42'(ent_addr_q) + 42'(ent_span) > 42'(64'(1) << DramAw);
+    if (st_q == IxFetch) begin
+      ix_out_q   <= 42'(ent_addr_q) + 42'(ent_span) > 42'(64'(1) << DramAw);
+      noff_pos_q <= 8'(ent_addr_q[5:0]) + ent_bytes;
+    end
     if (ix_r_valid_i) line_q[got_q[1:0]] <= ix_r_data_i;
     if (st_q == IxBase) begin
-      cbase_q   <= 42'(job_q.image) + 42'(coff[39:0]);
-      lend_q    <= job_q.last ? 42'(job_q.data_end) : 42'(job_q.image) + 42'(noff[39:0]);
+      cbase_q   <= cbase;
+      lend_q    <= job_q.last ? 42'(job_q.data_end) : nbase;
       coff_hi_q <= coff[63:40] != '0;
       noff_hi_q <= noff[63:40] != '0;
       rels_q    <= 512'(lines >> {8'(ent_addr_q[5:0]) + 8'd8, 3'b000});
     end
     if (st_q == IxRel) begin
-      lrel_q <= 43'(lend_q) - 43'(cbase_q);
-      drel_q <= 43'(job_q.data_end) - 43'(cbase_q);
+      lrel_q <= lrel;
+      drel_q <= drel;
     end
     if (st_q == IxScan) rels_q <= rels_q >> 32;
     if (st_q == IxScan && slot_bad && need[slot_q[3:0]] && !bad_q) bad_slot_q <= slot_q[3:0];
