@@ -103,9 +103,11 @@ module ndp_dev_index #(
                              .sum_o(cbase), .co_o(unused_cb_co));
   pfx_add #(.W(42)) u_nbase (.a_i(42'(job_q.image)), .b_i(42'(noff[39:0])), .ci_i(1'b0),
                              .sum_o(nbase), .co_o(unused_nb_co));
-  pfx_add #(.W(43)) u_lrel (.a_i(43'(lend_q)), .b_i(~43'(cbase_q)), .ci_i(1'b1),
+  logic [42:0] cbase_n;           // ~cbase_q: a - cbase_q = a + ~cbase_q + 1
+  assign cbase_n = ~{1'b0, cbase_q};
+  pfx_add #(.W(43)) u_lrel (.a_i({1'b0, lend_q}), .b_i(cbase_n), .ci_i(1'b1),
                             .sum_o(lrel), .co_o(unused_lr_co));
-  pfx_add #(.W(43)) u_drel (.a_i(43'(job_q.data_end)), .b_i(~43'(cbase_q)), .ci_i(1'b1),
+  pfx_add #(.W(43)) u_drel (.a_i({3'b000, job_q.data_end}), .b_i(cbase_n), .ci_i(1'b1),
                             .sum_o(drel), .co_o(unused_dr_co));
 
   // Slot s: start = base + rel[s], end = base + rel[s + 1] (the last slot: lend). The checks use
