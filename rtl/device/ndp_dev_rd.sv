@@ -171,6 +171,11 @@ module ndp_dev_rd #(
 
   // chunk buffer tags: one compare port whose key is the chunk this state looks at
   logic [39:0]     loc_k_q, key_k;
+  // loc_k - 1, and in RdPf the prefetch chunk loc_k + pf_j with whether it lies past the tensor's
+  // last chunk, as registers (stepped with pf_j), so the tag key and the prefetch end come from
+  // flops, not from a 40-bit add and compare in front of the tags
+  logic [39:0]     loc_km1_q, pf_k_q;
+  logic            pf_past_q;
   logic [7:0]      pf_j_q;          // prefetch step: chunk loc_k + pf_j
   logic            tag_hit, victim_busy, tag_touch, tag_alloc, tag_redo;
   logic [BW-1:0]   tag_buf, victim;
@@ -186,8 +191,8 @@ module ndp_dev_rd #(
   always_comb begin
     key_k = loc_k_q;
     key_t = d_t_q;
-    if (st_q == RdPfCheck) key_k = loc_k_q - 40'd1;
-    else if (st_q == RdPf) key_k = loc_k_q + 40'(pf_j_q);
+    if (st_q == RdPfCheck) key_k = loc_km1_q;
+    else if (st_q == RdPf) key_k = pf_k_q;
     else if (st_q == RdPfNext) begin
       key_k = 40'(pf_c_q);
       key_t = nt;
@@ -340,10 +345,10 @@ module ndp_dev_rd #(
   logic        resume_q, first_q;
   logic [BW-1:0] resume_buf_q;
   logic [39:0] pf_k;
-  assign pf_k        = loc_k_q + 40'(pf_j_q);
+  assign pf_k        = pf_k_q;
   assign tag_miss_go = st_q == RdTag && !resume_q && !tag_hit && !victim_busy && job_ready_i;
-  assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_k > d_lastk_q);
-  assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_k > d_lastk_q;  // on into the next tensor
+  assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_past_q);
+  assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_past_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
   assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || pf_off_q >= nd_q.elems);
   assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
@@ -575,16 +580,25 @@ module ndp_dev_rd #(
       d_t_q <= lk_t_i;
     end
     if (st_q == RdPfDescWait) nd_q <= dsc_i;
+    if (st_q == RdPfCheck) begin
+      pf_k_q    <= loc_k_q + 40'd1;
+      pf_past_q <= loc_k_q >= d_lastk_q;
+    end else if (st_q == RdPf && !pf_end && (tag_hit || pf_go)) begin
+      pf_k_q    <= pf_k_q + 40'd1;
+      pf_past_q <= pf_k_q >= d_lastk_q;
+    end
     if (st_q == RdDescDiv && dv_done) begin
       d_lastk_q <= dv_quo[39:0];
       d_nlast_q <= dv_rem + 32'd1;
     end
     if (st_q == RdLocate && !dv_start) begin
       loc_k_q  <= cur_k_q + 40'd1;
+      loc_km1_q <= cur_k_q;
       loc_x0_q <= cur_x1_q;
     end
     if (st_q == RdLocateDiv && dv_done) begin
       loc_k_q  <= dv_quo[39:0];
+      loc_km1_q <= dv_quo[39:0] - 40'd1;
       loc_x0_q <= x - 43'(dv_rem);
     end
     if (st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && !t_err[cur_buf_q]) begin
@@ -618,6 +632,9 @@ module ndp_dev_rd #(
   `NDP_ASSERT(r_fifo_room_a, !rf_in_valid || rf_cnt < 3'd4)
   // the registered offset and size are the expressions they stand for (a protocol-failed burst may
   // leave its window; its beats never use them)
+  `NDP_ASSERT(pf_k_follows_a, st_q != RdPf || (pf_k_q == loc_k_q + 40'(pf_j_q)
+                                               && pf_past_q == (pf_k_q > d_lastk_q)))
+  `NDP_ASSERT(loc_km1_a, st_q != RdPfCheck || loc_km1_q == loc_k_q - 40'd1)
   `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
   `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q
                                     || tsize_q == ndp_dev_pkg::region_bytes(fmt, d_q.elems))
