@@ -151,11 +151,17 @@ module ndp_dev_rd #(
   logic [39:0]   d_lastk_q;      // index of the last chunk
   logic [31:0]   d_nlast_q;      // elements of the last chunk
   logic [3:0]    fmt;            // bp_pkg::fmt_e
-  logic [42:0]   rc, x, tsize_q;
+  logic [42:0]   x, tsize_q, rc_q, rlast_q;
   logic [39:0]   x_q;
   logic [6:0]    wnorm;          // region window with g dropped for `full`
   assign fmt   = ndp_dev_pkg::fmt_of(f);
-  assign rc    = ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
+  // A chunk's region bytes (rc) and the last chunk's (rlast), registered every cycle: they are
+  // read from RdLocate on, at least a cycle after the window (a burst taken) or the descriptor
+  // (RdDescWait) changed, so the registers hold the current values there.
+  always_ff @(posedge clk_i) begin
+    rc_q    <= ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
+    rlast_q <= ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q));
+  end
   // The beat's offset in its tensor's region, x = (oline - base) x 64, and the region's size are
   // registers (x_q, tsize_q) that follow line_q and d_q: set from the next line and descriptor
   // when a burst is taken or a descriptor read, x_q + 64 per beat (a burst stays in its window, so
@@ -166,7 +172,7 @@ module ndp_dev_rd #(
 
   logic          cur_valid_q, cur_poison_q;
   logic [39:0]   cur_k_q;
-  logic [42:0]   cur_x0_q, cur_x1_q;
+  logic [42:0]   cur_x0_q, cur_x1_q, cur_x1, unused_x1_co;
   logic          in_cur;
 
   // chunk buffer tags: one compare port whose key is the chunk this state looks at
@@ -232,6 +238,9 @@ module ndp_dev_rd #(
   logic [31:0]  loc_n;
   assign loc_last = loc_k_q == d_lastk_q;
   assign loc_n    = loc_last ? d_nlast_q : d_q.chunk_elems;
+  // the located chunk's window end (RdWait): loc_x0 + its region bytes, a prefix adder
+  pfx_add #(.W(43)) u_x1 (.a_i(loc_x0_q), .b_i(loc_last ? rlast_q : rc_q), .ci_i(1'b0),
+                          .sum_o(cur_x1), .co_o(unused_x1_co));
 
   // ---------------------------------------------------------------------------------------------
   // Beat issue: decide the beat in RdBeat, push it into the R FIFO the next cycle
@@ -404,7 +413,7 @@ module ndp_dev_rd #(
     end
     if (st_q == RdLocate) begin
       dv_num = x;
-      dv_den = rc[31:0];
+      dv_den = rc_q[31:0];
     end
   end
   assign dsc_valid_o = st_q == RdDesc || st_q == RdPfDesc;
@@ -418,12 +427,18 @@ module ndp_dev_rd #(
 
   logic sr_fire;
   assign sr_fire = sr_r_valid_i && sr_r_ready_o;
+  // x of a burst taken from the tracker (whose select is a long path): the low 15 line bits pass,
+  // the upper 19 add the negated base, a register set with d_q
+  logic [18:0] nbase_q, x_hi_acc, unused_xh_co;
+  pfx_add #(.W(19)) u_xh (.a_i(a_addr[39:21]), .b_i(nbase_q), .ci_i(1'b0), .sum_o(x_hi_acc),
+                          .co_o(unused_xh_co));
   always_ff @(posedge clk_i) begin
     if (st_q == RdIdle && af_valid && af_ready) begin
-      x_q     <= {a_addr[39:6] - {d_q.base, 15'd0}, 6'd0};
+      x_q     <= {x_hi_acc, a_addr[20:6], 6'd0};
       tsize_q <= ndp_dev_pkg::region_bytes(ndp_dev_pkg::fmt_of(a_addr[44:40]), d_q.elems);
     end else if (st_q == RdDescWait) begin
       x_q     <= {oline - {dsc_i.base, 15'd0}, 6'd0};
+      nbase_q <= 19'd0 - dsc_i.base;
       tsize_q <= ndp_dev_pkg::region_bytes(fmt, dsc_i.elems);
     end else if (issue || sr_fire) begin
       x_q     <= {x_q[39:6] + 34'd1, 6'd0};
@@ -604,7 +619,7 @@ module ndp_dev_rd #(
     if (st_q == RdWait && !t_busy[cur_buf_q] && t_valid[cur_buf_q] && !t_err[cur_buf_q]) begin
       cur_k_q  <= loc_k_q;
       cur_x0_q <= loc_x0_q;
-      cur_x1_q <= loc_x0_q + (loc_last ? ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q)) : rc);
+      cur_x1_q <= cur_x1;
     end
   end
 
@@ -634,8 +649,12 @@ module ndp_dev_rd #(
   // leave its window; its beats never use them)
   `NDP_ASSERT(pf_k_follows_a, st_q != RdPf || (pf_k_q == loc_k_q + 40'(pf_j_q)
                                                && pf_past_q == (pf_k_q > d_lastk_q)))
+  `NDP_ASSERT(nbase_a, !d_valid_q || st_q == RdDescWait || nbase_q == 19'd0 - d_q.base)
+  `NDP_ASSERT(rc_current_a, (st_q != RdLocate && st_q != RdWait)
+                            || (rc_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems))
+                                && rlast_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q))))
   `NDP_ASSERT(loc_km1_a, st_q != RdPfCheck || loc_km1_q == loc_k_q - 40'd1)
-  `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
+  `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || !d_valid_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
   `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q
                                     || tsize_q == ndp_dev_pkg::region_bytes(fmt, d_q.elems))
 endmodule
