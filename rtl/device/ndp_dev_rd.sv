@@ -95,31 +95,34 @@ module ndp_dev_rd #(
 );
   // ---------------------------------------------------------------------------------------------
   // Read tracker and the current burst
-  localparam int unsigned PW = 48 + 8 + 3 + 2;
+  // tracker payload: address, length, and the burst checks made when the AR is taken (the
+  // protocol rule, a store-window burst), so the taken burst's next state needs no add after the
+  // tracker's select
+  localparam int unsigned PW = 48 + 8 + 1 + 1;
   logic          af_valid, af_ready, a_parked, a_fresh, park, burst_done;
   logic [PW-1:0] a_pay;
   logic [IdW-1:0] a_id;
   logic [47:0]   a_addr;
   logic [7:0]    a_len;
-  logic [2:0]    a_size;
-  logic [1:0]    a_burst;
+  logic          a_is_store;
   logic [BW-1:0] a_buf;
   logic          unused_rf_ready;
   logic [Bufs-1:0] t_busy, pinned;
   logic          fresh_q;
   logic [BW-1:0] cur_buf_q;
-  ndp_dev_track #(.Track(Track), .IdW(IdW), .Bufs(Bufs)) u_track (
+  ndp_dev_track #(.Track(Track), .IdW(IdW), .Bufs(Bufs), .PW(PW)) u_track (
     .clk_i, .rst_ni,
-    .ar_valid_i, .ar_ready_o, .ar_id_i, .ar_pay_i({ar_addr_i, ar_len_i, ar_size_i, ar_burst_i}),
+    .ar_valid_i, .ar_ready_o, .ar_id_i,
+    .ar_pay_i({ar_addr_i, ar_len_i, ndp_dev_pkg::axi_burst_ok(ar_addr_i[11:6], ar_len_i, ar_size_i, ar_burst_i),
+               ar_addr_i[47:40] == ndp_dev_pkg::WinStore}),
     .busy_i(t_busy),
     .sel_valid_o(af_valid), .take_i(af_valid && af_ready), .sel_id_o(a_id), .sel_pay_o(a_pay),
     .sel_parked_o(a_parked), .sel_buf_o(a_buf), .sel_fresh_o(a_fresh),
     .park_i(park), .park_buf_i(cur_buf_q), .park_fresh_i(fresh_q), .done_i(burst_done),
     .pinned_o(pinned)
   );
-  assign {a_addr, a_len, a_size, a_burst} = a_pay;
   logic a_proto;
-  assign a_proto = ndp_dev_pkg::axi_burst_ok(a_addr[11:6], a_len, a_size, a_burst);
+  assign {a_addr, a_len, a_proto, a_is_store} = a_pay;
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
                             RdTag, RdPfCheck, RdPf, RdPfDesc, RdPfDescWait, RdPfNext, RdWait,
@@ -489,7 +492,7 @@ module ndp_dev_rd #(
           first_q  <= 1'b1;
           resume_q <= a_parked;      // a parked burst: its chunk is in entry a_buf
           fresh_q  <= a_parked && a_fresh;
-          st_q   <= (a_addr[47:40] == ndp_dev_pkg::WinStore && a_proto) ? RdStoreAr : RdBeat;
+          st_q   <= (a_is_store && a_proto) ? RdStoreAr : RdBeat;
         end
         RdBeat: begin
           if (need_desc) st_q <= RdDesc;

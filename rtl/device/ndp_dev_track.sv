@@ -18,9 +18,9 @@ module ndp_dev_track #(
   parameter int unsigned Track = 64,   // entries (a power of two)
   parameter int unsigned IdW   = 8,
   parameter int unsigned Bufs  = 8,
+  parameter int unsigned PW    = 48 + 8 + 3 + 2,   // payload bits (the default: addr, len, size, burst)
   localparam int unsigned KW = $clog2(Track),
-  localparam int unsigned BW = (Bufs > 1) ? $clog2(Bufs) : 1,
-  localparam int unsigned PW = 48 + 8 + 3 + 2   // addr, len, size, burst
+  localparam int unsigned BW = (Bufs > 1) ? $clog2(Bufs) : 1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
