@@ -95,15 +95,16 @@ module ndp_dev_rd #(
 );
   // ---------------------------------------------------------------------------------------------
   // Read tracker and the current burst
-  // tracker payload: address, length, and the burst checks made when the AR is taken (the
-  // protocol rule, a store-window burst), so the taken burst's next state needs no add after the
-  // tracker's select
-  localparam int unsigned PW = 48 + 8 + 1 + 1;
+  // tracker payload: address, beats (len + 1), the region format of its window, and the burst
+  // checks made when the AR is taken (the protocol rule, a store-window burst), so what a taken
+  // burst loads needs no add or decode after the tracker's select (a long path of its own)
+  localparam int unsigned PW = 48 + 9 + 4 + 1 + 1;
   logic          af_valid, af_ready, a_parked, a_fresh, park, burst_done;
   logic [PW-1:0] a_pay;
   logic [IdW-1:0] a_id;
   logic [47:0]   a_addr;
-  logic [7:0]    a_len;
+  logic [8:0]    a_beats;
+  logic [3:0]    a_fmt;
   logic          a_is_store;
   logic [BW-1:0] a_buf;
   logic          unused_rf_ready;
@@ -113,7 +114,8 @@ module ndp_dev_rd #(
   ndp_dev_track #(.Track(Track), .IdW(IdW), .Bufs(Bufs), .PW(PW)) u_track (
     .clk_i, .rst_ni,
     .ar_valid_i, .ar_ready_o, .ar_id_i,
-    .ar_pay_i({ar_addr_i, ar_len_i, ndp_dev_pkg::axi_burst_ok(ar_addr_i[11:6], ar_len_i, ar_size_i, ar_burst_i),
+    .ar_pay_i({ar_addr_i, 9'(ar_len_i) + 9'd1, ndp_dev_pkg::fmt_of(ar_addr_i[44:40]),
+               ndp_dev_pkg::axi_burst_ok(ar_addr_i[11:6], ar_len_i, ar_size_i, ar_burst_i),
                ar_addr_i[47:40] == ndp_dev_pkg::WinStore}),
     .busy_i(t_busy),
     .sel_valid_o(af_valid), .take_i(af_valid && af_ready), .sel_id_o(a_id), .sel_pay_o(a_pay),
@@ -122,7 +124,7 @@ module ndp_dev_rd #(
     .pinned_o(pinned)
   );
   logic a_proto;
-  assign {a_addr, a_len, a_proto, a_is_store} = a_pay;
+  assign {a_addr, a_beats, a_fmt, a_proto, a_is_store} = a_pay;
 
   typedef enum logic [3:0] {RdIdle, RdBeat, RdDesc, RdDescWait, RdDescDiv, RdLocate, RdLocateDiv,
                             RdTag, RdPfCheck, RdPf, RdPfDesc, RdPfDescWait, RdPfNext, RdWait,
@@ -438,7 +440,7 @@ module ndp_dev_rd #(
   always_ff @(posedge clk_i) begin
     if (st_q == RdIdle && af_valid && af_ready) begin
       x_q     <= {x_hi_acc, a_addr[20:6], 6'd0};
-      tsize_q <= ndp_dev_pkg::region_bytes(ndp_dev_pkg::fmt_of(a_addr[44:40]), d_q.elems);
+      tsize_q <= ndp_dev_pkg::region_bytes(a_fmt, d_q.elems);
     end else if (st_q == RdDescWait) begin
       x_q     <= {oline - {dsc_i.base, 15'd0}, 6'd0};
       nbase_q <= 19'd0 - dsc_i.base;
@@ -488,7 +490,7 @@ module ndp_dev_rd #(
       unique case (st_q)
         RdIdle: if (af_valid && af_ready) begin
           line_q   <= a_addr[47:6];
-          left_q   <= 9'(a_len) + 9'd1;
+          left_q   <= a_beats;
           first_q  <= 1'b1;
           resume_q <= a_parked;      // a parked burst: its chunk is in entry a_buf
           fresh_q  <= a_parked && a_fresh;
