@@ -135,6 +135,27 @@ package ndp_dev_pkg;
     endcase
     region_bytes = r;
   endfunction
+  // region_bytes for every format class at once (registered by a reader that knows n before the
+  // format): {mxfp4, mxfp8, e2m1, e3m2/e2m3} (the classes that add); full/eEmK is n << 1 and
+  // e4m3/e5m2 is n, plain wiring, so region_bytes_sel below picks from these and n.
+  function automatic logic [4*43-1:0] region_bytes_cls(input logic [39:0] n);
+    region_bytes_cls = {region_bytes(FmtMxfp4, n), region_bytes(FmtMxfp8, n), region_bytes(FmtE2M1, n),
+                        region_bytes(FmtE3M2, n)};
+  endfunction
+  function automatic logic [42:0] region_bytes_sel(input logic [3:0] fmt, input logic [39:0] n,
+                                                   input logic [4*43-1:0] cls);
+    logic [42:0] r;
+    unique case (fmt)
+      FmtFull, FmtEmK: r = 43'(n) << 1;
+      FmtE4M3, FmtE5M2: r = 43'(n);
+      FmtE3M2, FmtE2M3: r = cls[0 +: 43];
+      FmtE2M1: r = cls[43 +: 43];
+      FmtMxfp8: r = cls[86 +: 43];
+      FmtMxfp4: r = cls[129 +: 43];
+      default: r = '0;
+    endcase
+    region_bytes_sel = r;
+  endfunction
   // Slots a region fetches (bf16): sign, exponent (8 bit-planes or the EXPBYTE plane), and the top
   // t = min(7, m + g) mantissa planes, m the mantissa bits the format keeps.
   function automatic logic [15:0] need_mask(input logic [3:0] fmt, input logic [3:0] k, input logic [1:0] guard,

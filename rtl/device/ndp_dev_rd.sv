@@ -163,9 +163,13 @@ module ndp_dev_rd #(
   // A chunk's region bytes (rc) and the last chunk's (rlast), registered every cycle: they are
   // read from RdLocate on, at least a cycle after the window (a burst taken) or the descriptor
   // (RdDescWait) changed, so the registers hold the current values there.
+  // The tensor's region bytes for every format class (tsz_cls_q), registered every cycle from the
+  // cached descriptor for the burst taken next: a taken burst's size is then a select by its format.
+  logic [4*43-1:0] tsz_cls_q;
   always_ff @(posedge clk_i) begin
-    rc_q    <= ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
-    rlast_q <= ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q));
+    rc_q      <= ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems));
+    rlast_q   <= ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q));
+    tsz_cls_q <= ndp_dev_pkg::region_bytes_cls(d_q.elems);
   end
   // The beat's offset in its tensor's region, x = (oline - base) x 64, and the region's size are
   // registers (x_q, tsize_q) that follow line_q and d_q: set from the next line and descriptor
@@ -440,7 +444,7 @@ module ndp_dev_rd #(
   always_ff @(posedge clk_i) begin
     if (st_q == RdIdle && af_valid && af_ready) begin
       x_q     <= {x_hi_acc, a_addr[20:6], 6'd0};
-      tsize_q <= ndp_dev_pkg::region_bytes(a_fmt, d_q.elems);
+      tsize_q <= ndp_dev_pkg::region_bytes_sel(a_fmt, d_q.elems, tsz_cls_q);
     end else if (st_q == RdDescWait) begin
       x_q     <= {oline - {dsc_i.base, 15'd0}, 6'd0};
       nbase_q <= 19'd0 - dsc_i.base;
@@ -654,6 +658,8 @@ module ndp_dev_rd #(
   // leave its window; its beats never use them)
   `NDP_ASSERT(pf_k_follows_a, st_q != RdPf || (pf_k_q == loc_k_q + 40'(pf_j_q)
                                                && pf_past_q == (pf_k_q > d_lastk_q)))
+  `NDP_ASSERT(tsz_cls_a, !d_valid_q || st_q == RdDescWait || st_q == RdDescDiv
+                        || tsz_cls_q == ndp_dev_pkg::region_bytes_cls(d_q.elems))
   `NDP_ASSERT(nbase_a, !d_valid_q || st_q == RdDescWait || nbase_q == 19'd0 - d_q.base)
   `NDP_ASSERT(rc_current_a, (st_q != RdLocate && st_q != RdWait)
                             || (rc_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems))
