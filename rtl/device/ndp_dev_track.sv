@@ -9,9 +9,10 @@
 // Per-ID order: each entry records its predecessor (the youngest older entry of its ID, found when
 // it arrives) and waits until that one has left.
 //
-/// Registers: the entries (payload, ID, flags, pinned buffer, predecessor), the head/tail pointers
-/// and the current entry. The selection (oldest ready from the head), the pinned-buffer mask and
-/// every output are combinational from these registers and busy_i.
+/// Registers: the entries (payload, ID, flags, pinned buffer, predecessor), the head/tail pointers,
+/// the current entry, and the selection (oldest ready from the head) with a copy of its entry's
+/// fields, offered while it is still the oldest ready one. sel_valid_o, the pinned-buffer mask
+/// and ar_ready_o are combinational from the registers and busy_i.
 `include "ndp_assert.svh"
 
 module ndp_dev_track #(
@@ -83,12 +84,40 @@ module ndp_dev_track #(
     sel = '0;
     for (int unsigned i = 0; i < Track; i++) sel = sel | (first[i] ? KW'(i) : '0);
   end
-  assign sel_valid_o  = cand != '0;
-  assign sel_id_o     = id_q[sel];
-  assign sel_pay_o    = pay_q[sel];
-  assign sel_parked_o = parked_q[sel];
-  assign sel_buf_o    = buf_q[sel];
-  assign sel_fresh_o  = fresh_q[sel];
+  // The selection is also registered with the selected entry's fields (sel_q and the *_sel_q
+  // registers), so what the read path loads when it takes a burst comes from flops, not through
+  // the select and a Track-way multiplexer. The registered entry is offered only while it is still
+  // the oldest candidate (sel == sel_q): a cycle after the selection changed, the new one is offered.
+  // The entry's fields cannot change while it stays a candidate (only the tail entry is written,
+  // and only the taken entry is parked or leaves), so the registered copy is the entry.
+  logic           selv_q;
+  logic [KW-1:0]  sel_q;
+  logic [IdW-1:0] id_sel_q;
+  logic [PW-1:0]  pay_sel_q;
+  logic           parked_sel_q, fresh_sel_q;
+  logic [BW-1:0]  buf_sel_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      selv_q <= 1'b0;
+      sel_q  <= '0;
+    end else begin
+      selv_q <= cand != '0;
+      sel_q  <= sel;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    id_sel_q     <= id_q[sel];
+    pay_sel_q    <= pay_q[sel];
+    parked_sel_q <= parked_q[sel];
+    buf_sel_q    <= buf_q[sel];
+    fresh_sel_q  <= fresh_q[sel];
+  end
+  assign sel_valid_o  = selv_q && cand != '0 && sel == sel_q;
+  assign sel_id_o     = id_sel_q;
+  assign sel_pay_o    = pay_sel_q;
+  assign sel_parked_o = parked_sel_q;
+  assign sel_buf_o    = buf_sel_q;
+  assign sel_fresh_o  = fresh_sel_q;
 
   always_comb begin
     pinned_o = '0;
@@ -128,9 +157,9 @@ module ndp_dev_track #(
       // the head walks over entries that have left
       if (head_q != tail_q && !valid_q[head_q[KW-1:0]]) head_q <= head_q + 1'b1;
       if (take_i) begin
-        cur_v_q       <= 1'b1;
-        cur_q         <= sel;
-        parked_q[sel] <= 1'b0;
+        cur_v_q         <= 1'b1;
+        cur_q           <= sel_q;
+        parked_q[sel_q] <= 1'b0;
       end
       if (park_i) begin
         cur_v_q         <= 1'b0;
@@ -219,6 +248,8 @@ module ndp_dev_track #(
   always @(*) begin
     if (rst_ni && sel_valid_o) begin
       assert (cand[sel]);
+      assert (sel_q == sel && id_sel_q == id_q[sel] && pay_sel_q == pay_q[sel] && parked_sel_q == parked_q[sel]
+              && buf_sel_q == buf_q[sel] && fresh_sel_q == fresh_q[sel]);
       for (int unsigned i = 0; i < FT; i++) if (cand[i]) assert (f_dist(KW'(i)) >= f_dist(sel));
     end
   end
@@ -236,5 +267,8 @@ module ndp_dev_track #(
   `NDP_ASSERT(done_taken_a, !done_i || (cur_v_q && !take_i))
   `NDP_ASSERT(tail_free_a, !ar_fire || !valid_q[tail])
   `NDP_ASSERT(sel_candidate_a, !sel_valid_o || cand[sel])
+  `NDP_ASSERT(sel_fields_a, !sel_valid_o || (sel_q == sel && id_sel_q == id_q[sel] && pay_sel_q == pay_q[sel]
+                                            && parked_sel_q == parked_q[sel] && buf_sel_q == buf_q[sel]
+                                            && fresh_sel_q == fresh_q[sel]))
   `NDP_ASSERT(cur_valid_a, !cur_v_q || (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]))
 endmodule
