@@ -113,6 +113,10 @@ module ndp_dev_track #(
     fresh_sel_q  <= fresh_q[sel];
   end
   assign sel_valid_o  = selv_q && cand != '0 && sel == sel_q;
+  // the registered copy is the selected entry (checked by sel_fields_a and the formal proof)
+  logic sel_copy_ok;
+  assign sel_copy_ok = sel_q == sel && id_sel_q == id_q[sel] && pay_sel_q == pay_q[sel]
+                    && parked_sel_q == parked_q[sel] && buf_sel_q == buf_q[sel] && fresh_sel_q == fresh_q[sel];
   assign sel_id_o     = id_sel_q;
   assign sel_pay_o    = pay_sel_q;
   assign sel_parked_o = parked_sel_q;
@@ -248,8 +252,7 @@ module ndp_dev_track #(
   always @(*) begin
     if (rst_ni && sel_valid_o) begin
       assert (cand[sel]);
-      assert (sel_q == sel && id_sel_q == id_q[sel] && pay_sel_q == pay_q[sel] && parked_sel_q == parked_q[sel]
-              && buf_sel_q == buf_q[sel] && fresh_sel_q == fresh_q[sel]);
+      assert (sel_copy_ok);
       for (int unsigned i = 0; i < FT; i++) if (cand[i]) assert (f_dist(KW'(i)) >= f_dist(sel));
     end
   end
@@ -267,8 +270,6 @@ module ndp_dev_track #(
   `NDP_ASSERT(done_taken_a, !done_i || (cur_v_q && !take_i))
   `NDP_ASSERT(tail_free_a, !ar_fire || !valid_q[tail])
   `NDP_ASSERT(sel_candidate_a, !sel_valid_o || cand[sel])
-  `NDP_ASSERT(sel_fields_a, !sel_valid_o || (sel_q == sel && id_sel_q == id_q[sel] && pay_sel_q == pay_q[sel]
-                                            && parked_sel_q == parked_q[sel] && buf_sel_q == buf_q[sel]
-                                            && fresh_sel_q == fresh_q[sel]))
+  `NDP_ASSERT(sel_fields_a, !sel_valid_o || sel_copy_ok)
   `NDP_ASSERT(cur_valid_a, !cur_v_q || (valid_q[cur_q] && !parked_q[cur_q] && !predv_q[cur_q]))
 endmodule
