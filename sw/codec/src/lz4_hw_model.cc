@@ -13,10 +13,13 @@ namespace {
 
 bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
-uint32_t hash4(const uint8_t* p, int bits) {
-  const uint32_t v = uint32_t{p[0]} | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16) |
-                     (uint32_t{p[3]} << 24);
-  return (v * 2654435761u) >> (32 - bits);
+// Hash of the hash_bytes (4 or 8) bytes at p: Knuth's multiplicative hash of the little-endian word,
+// its top `bits` bits.
+uint32_t hash_at(const uint8_t* p, int bits, int hash_bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < hash_bytes; ++i) v |= uint64_t{p[i]} << (8 * i);
+  if (hash_bytes == 8) return static_cast<uint32_t>((v * 0x9E3779B185EBCA87ull) >> (64 - bits));
+  return (static_cast<uint32_t>(v) * 2654435761u) >> (32 - bits);
 }
 
 // Common prefix of a[0..] and b[0..], at most cap bytes.
@@ -44,6 +47,7 @@ Status lz4_hw_check_params(const Lz4HwParams& p) {
     return Status::Error("lz4 hw params: hash_banks must be a power of two in [P, 2^hash_bits]");
   if (p.match_bytes < p.bytes_per_cycle || p.match_bytes < 4 || p.match_bytes > 16)
     return Status::Error("lz4 hw params: match_bytes must be in [max(4, P), 16]");
+  if (p.hash_bytes != 4 && p.hash_bytes != 8) return Status::Error("lz4 hw params: hash_bytes must be 4 or 8");
   return Status::Ok();
 }
 
@@ -70,7 +74,7 @@ Result<std::vector<Lz4HwSeq>> lz4_hw_sequences(const uint8_t* in, size_t n_, con
       served[k] = 0;
       cand[k] = -1;
       len[k] = 0;
-      if (part[k]) h[k] = hash4(in + i, c.hash_bits);
+      if (part[k]) h[k] = hash_at(in + i, c.hash_bits, c.hash_bytes);
     }
     for (int k = 0; k < P; ++k) {
       if (!part[k]) continue;

@@ -25,6 +25,10 @@ struct Lz4HwParams {
   int match_bytes = 16;      // D: bytes stored per table entry (match length seen before extension)
   bool lazy = true;          // skip a match when the next position has a longer one (same window)
   bool back_ext = true;      // extend a match one byte backwards into pending literals
+  // Bytes each position's hash covers: 4 (the RTL, liblz4's choice) or 8 (model only, not in the
+  // RTL yet: on low-entropy planes a 4-byte key is overwritten by short matches, an 8-byte key
+  // finds the long repeats; docs/zstd_encoder.md "Not done" has the measurement).
+  int hash_bytes = 4;
 };
 
 // Check that the parameters describe a buildable encoder (powers of two, D >= P, ...).
