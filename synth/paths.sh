@@ -27,7 +27,8 @@ sed -e "s|$S/net.v|$O/net.v|" \
     "$S/sta.tcl" > "$O/sta.tcl"
 sta -exit "$O/sta.tcl" > "$O/sta.log" 2>&1
 awk -v n="$N" '
-  /^Startpoint:/ { s = $2 }
-  /^Endpoint:/   { e = $2; rec = ($0 ~ /recovery|removal/) }
+  /^Startpoint:/ { s = $2; rec = 0 }
+  /^Endpoint:/   { e = $2 }
+  /recovery check|removal check/ { rec = 1 }
   /slack \((MET|VIOLATED)\)/ { if (!rec && k < n) { printf "slack %8s ps  %s -> %s\n", $1, s, e; k++ } }
 ' "$O/sta.log"
