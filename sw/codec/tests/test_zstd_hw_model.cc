@@ -270,3 +270,93 @@ TEST(ZstdHwModel, FinderHashBytesChecked) {
 
 }  // namespace
 }  // namespace ndp
+
+namespace ndp {
+namespace {
+
+// One model's planes in sequences (general) mode, the ZSTD engine's finder hashing 4 or 8 bytes,
+// literals raw (the RTL today) or Huffman-coded when smaller (the model's huffman_literals): frame
+// bytes and sequences per plane (index 0..15: bit-plane b; 16: the EXPBYTE plane), over every chunk
+// of 32768 elements; all-equal planes (stored CONST by the lane) are left out. Variant v: hash
+// bytes 4 << (v & 1), Huffman literals when v >= 2.
+struct HashBytesTally {
+  uint64_t raw[17] = {}, out[4][17] = {}, seq[4][17] = {};
+};
+
+void tally_hash_bytes(const std::vector<testdata::NamedTensor>& ts, HashBytesTally& r) {
+  ZstdHwParams p[4];
+  for (int v = 0; v < 4; ++v) {
+    p[v].finder.hash_bytes = 4 << (v & 1);
+    p[v].huffman_literals = v >= 2;
+  }
+  for (const auto& t : ts)
+    for (size_t c = 0; c < t.bf16.size(); c += 32768) {
+      const size_t n = std::min<size_t>(32768, t.bf16.size() - c);
+      for (int pl = 0; pl <= 16; ++pl) {
+        std::vector<uint8_t> d(pl == 16 ? n : (n + 7) / 8, 0);
+        for (size_t i = 0; i < n; ++i) {
+          if (pl == 16) d[i] = static_cast<uint8_t>(t.bf16[c + i] >> 7);
+          else d[i / 8] |= static_cast<uint8_t>(((t.bf16[c + i] >> pl) & 1) << (i % 8));
+        }
+        if (std::all_of(d.begin(), d.end(), [&](uint8_t b) { return b == d[0]; })) continue;
+        r.raw[pl] += d.size();
+        for (int v = 0; v < 4; ++v) {
+          std::vector<uint8_t> f;
+          std::vector<ZstdHwBlockInfo> bi;
+          ASSERT_TRUE(zstd_hw_frame(d.data(), d.size(), false, d.size(), f, &bi, p[v]).ok());
+          if (v & 1) expect_decodes(f, d, t.name + " plane " + std::to_string(pl) + ", 8-byte hash");
+          r.out[v][pl] += f.size();
+          r.seq[v][pl] += bi[0].sequences;
+        }
+      }
+    }
+}
+
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// Step 1 of the 8-byte hash (docs/zstd_encoder.md "Hash bytes"): the ZSTD engine's sequences frames
+// with the finder hashing 4 or 8 bytes, on every plane of stories260K and the GPT-2 attention
+// weights (layers 1-6). Prints the table of docs/results/zstd_encoder.md ("Hash bytes"): per plane
+// the frame bytes with 4 and 8 (raw literals, then Huffman literals) and the sequences coded.
+TEST(ZstdHwModel, RealPlanesHashBytes4Vs8) {
+  std::string why;
+  const auto gp = testdata::load_gpt2_attention(&why);
+  if (gp.empty()) GTEST_SKIP() << why;
+  const auto st = testdata::load_stories260k(&why);
+  if (st.empty()) GTEST_SKIP() << why;
+  const std::pair<const char*, const std::vector<testdata::NamedTensor>*> models[] = {{"stories260K", &st},
+                                                                                     {"gpt2-attn", &gp}};
+  std::printf("| model | plane | in bytes | out 4 | out 8 | 8 - 4 | out 4 huf lits | out 8 huf lits | "
+              "8 - 4 | sequences 4 | sequences 8 |\n");
+  for (const auto& [name, ts] : models) {
+    HashBytesTally r;
+    tally_hash_bytes(*ts, r);
+    uint64_t sum[3][5] = {};  // bit-planes, EXPBYTE, all: raw, out per variant
+    for (int pl = 16; pl >= 0; --pl) {
+      std::printf("| %s | %s | %llu | %llu | %llu | %+lld | %llu | %llu | %+lld | %llu | %llu |\n", name,
+                  pl == 16 ? "expbyte" : std::to_string(pl).c_str(), ull(r.raw[pl]), ull(r.out[0][pl]),
+                  ull(r.out[1][pl]), static_cast<long long>(r.out[1][pl] - r.out[0][pl]), ull(r.out[2][pl]),
+                  ull(r.out[3][pl]), static_cast<long long>(r.out[3][pl] - r.out[2][pl]), ull(r.seq[0][pl]),
+                  ull(r.seq[1][pl]));
+      for (int g : {pl == 16 ? 1 : 0, 2}) {
+        sum[g][0] += r.raw[pl];
+        for (int v = 0; v < 4; ++v) sum[g][v + 1] += r.out[v][pl];
+      }
+    }
+    for (int g = 0; g < 3; ++g)
+      std::printf("| %s | %s | %llu | %llu | %llu | %+lld | %llu | %llu | %+lld | | |\n", name,
+                  g == 0 ? "bit-planes" : g == 1 ? "expbyte" : "all", ull(sum[g][0]), ull(sum[g][1]), ull(sum[g][2]),
+                  static_cast<long long>(sum[g][2] - sum[g][1]), ull(sum[g][3]), ull(sum[g][4]),
+                  static_cast<long long>(sum[g][4] - sum[g][3]));
+    // the verdict of docs/zstd_encoder.md ("Hash bytes"): with raw literals (the RTL's sequences
+    // blocks) 4 bytes store less than 8 on the bit-planes and on all planes, so the engine keeps 4;
+    // with Huffman literals 8 stores less on EXPBYTE and on all planes together
+    EXPECT_LT(sum[0][1], sum[0][2]) << name;
+    EXPECT_LT(sum[2][1], sum[2][2]) << name;
+    EXPECT_LT(sum[1][4], sum[1][3]) << name;
+    EXPECT_LT(sum[2][4], sum[2][3]) << name;
+  }
+}
+
+}  // namespace
+}  // namespace ndp
