@@ -11,7 +11,7 @@
 /// back end as long as both fit in the ring (always for blocks up to half of it); the back end
 /// releases a block with blk_done_i.
 ///
-/// Pipeline: lz4_enc_front (window + hash) -> lz4_enc_match (table look-up, compare) ->
+/// Pipeline: lz4_enc_front (window + hash of HashBytes bytes per position) -> lz4_enc_match (table look-up, compare) ->
 /// lz4_enc_select (greedy parse, match extension) -> sequence queue (lz4_mfifo). lz4_enc_inram keeps
 /// the block for match extension and literal reads.
 `include "ndp_assert.svh"
@@ -20,8 +20,9 @@ module lz4_enc_finder #(
   parameter int unsigned InBytes       = 16,     // P: input bytes (positions) per cycle: 4, 8, 16
   parameter int unsigned OutBytes      = 32,     // ring read port B width (>= InBytes)
   parameter int unsigned HashBits      = 13,
+  parameter int unsigned HashBytes     = 4,      // bytes hashed per position: 4 (liblz4's) or 8
   parameter int unsigned HashBanks     = 64,
-  parameter int unsigned MatchBytes    = 16,     // D, >= InBytes
+  parameter int unsigned MatchBytes    = 16,     // D, >= InBytes (>= 7 with HashBytes = 8)
   parameter bit          Lazy          = 1'b1,
   parameter bit          BackExt       = 1'b1,
   parameter int unsigned MaxBlockBytes = 65536,
@@ -96,7 +97,9 @@ module lz4_enc_finder #(
   logic [P*HashBits-1:0]  w_hash;
   logic [P-1:0]           w_part;
 
-  lz4_enc_front #(.P(P), .D(D), .HashBits(HashBits), .RingBytes(MaxBlockBytes)) u_front (
+  lz4_enc_front #(
+    .P(P), .D(D), .HashBits(HashBits), .HashBytes(HashBytes), .RingBytes(MaxBlockBytes)
+  ) u_front (
     .clk_i, .rst_ni,
     .in_valid_i, .in_ready_o, .in_data_i, .in_cnt_i, .in_last_i, .in_size_i, .in_nomatch_i,
     .can_start_i(nb_q != 2'd2),

@@ -3,14 +3,18 @@
 //
 /// Registers: the input byte queue (lz4_byteq), the block size and byte counters, and the stage-1
 /// window register (bytes, previous byte, P hashes, participation flags). A position takes part in
-/// match finding when it may start a match (i <= n-12, the LZ4 end-of-block rule); the hash is
-/// liblz4's (4 bytes little-endian times 2654435761, top HashBits bits).
+/// match finding when it may start a match (i <= n-12, the LZ4 end-of-block rule). The hash covers
+/// HashBytes bytes at the position: 4 is liblz4's (the 4 bytes little-endian times 2654435761, top
+/// HashBits bits), 8 the 8 bytes little-endian times 0x9E3779B185EBCA87, top HashBits bits (the
+/// model's Lz4HwParams::hash_bytes). A participating position has n - i >= 12, so its 8 bytes lie
+/// in the block and in the window's look-ahead (D >= 7), as the model reads them.
 `include "ndp_assert.svh"
 
 module lz4_enc_front #(
   parameter int unsigned P        = 8,    // positions (input bytes) per cycle
   parameter int unsigned D        = 8,    // bytes compared per table entry
   parameter int unsigned HashBits = 13,
+  parameter int unsigned HashBytes = 4,   // bytes hashed per position: 4 or 8 (needs D >= 7)
   parameter int unsigned RingBytes = 65536,  // input RAM size (power of two)
   localparam int unsigned X   = P + D,    // window plus look-ahead bytes carried
   localparam int unsigned PCW = $clog2(P + 1)
@@ -129,14 +133,42 @@ module lz4_enc_front #(
     end
   end
 
-  // liblz4's hash of 4 bytes (little-endian): top HashBits bits of v * 2654435761
-  function automatic logic [HashBits-1:0] hash4(input logic [31:0] v);
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [31:0] m;  // only the top HashBits bits are the hash
-    /* verilator lint_on UNUSEDSIGNAL */
-    m     = v * 32'd2654435761;
-    hash4 = m[31 -: HashBits];
-  endfunction
+  // the hash of every position of the window
+  logic [P*HashBits-1:0] hash;
+  if (HashBytes == 8) begin : gen_hash8
+    // 8 bytes (little-endian) times 0x9E3779B185EBCA87, top HashBits bits: the constant multiply
+    // as a carry-save tree (xxh_cmul: canonical signed digits), then only the top HashBits bits of
+    // the carry-propagate add: the carry into them (pfx_carry over the low bits) and a HashBits-bit
+    // pfx_add. Yosys 0.23 maps `*` as an array multiplier.
+    localparam int unsigned LoW = 64 - HashBits;
+    for (genvar k = 0; k < P; k++) begin : gen_pos
+      logic [63:0] ms, mc;
+      logic        cin;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [HashBits-1:0] unused_co;
+      /* verilator lint_on UNUSEDSIGNAL */
+      xxh_cmul #(.W(64), .C(64'h9E3779B185EBCA87), .NX(1), .NA(1)) u_mul (
+        .x_i(head[k*8 +: 64]), .a_i(64'd0), .sum_o(ms), .carry_o(mc)
+      );
+      pfx_carry #(.W(LoW)) u_lo (.a_i(ms[LoW-1:0]), .b_i(mc[LoW-1:0]), .co_o(cin));
+      pfx_add #(.W(HashBits)) u_hi (
+        .a_i(ms[63 -: HashBits]), .b_i(mc[63 -: HashBits]), .ci_i(cin),
+        .sum_o(hash[k*HashBits +: HashBits]), .co_o(unused_co)
+      );
+    end
+  end else begin : gen_hash4
+    // liblz4's hash of 4 bytes (little-endian): top HashBits bits of v * 2654435761
+    function automatic logic [HashBits-1:0] hash4(input logic [31:0] v);
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [31:0] m;  // only the top HashBits bits are the hash
+      /* verilator lint_on UNUSEDSIGNAL */
+      m     = v * 32'd2654435761;
+      hash4 = m[31 -: HashBits];
+    endfunction
+    for (genvar k = 0; k < P; k++) begin : gen_pos
+      assign hash[k*HashBits +: HashBits] = hash4(head[k*8 +: 32]);
+    end
+  end
 
   // stage-1 register: hashes and participation
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -154,7 +186,7 @@ module lz4_enc_front #(
       w_first_o <= (wpos_q == '0);
       w_last_o  <= (32'(wpos_q) + P >= 32'(n_q));
       for (int k = 0; k < P; k++) begin
-        w_hash_o[k*HashBits +: HashBits] <= hash4(head[k*8 +: 32]);
+        w_hash_o[k*HashBits +: HashBits] <= hash[k*HashBits +: HashBits];
         w_part_o[k] <= (32'(wpos_q) + k + 12 <= 32'(n_q)) && !nomatch_q;
       end
     end
@@ -164,6 +196,15 @@ module lz4_enc_front #(
   // Assertions
   `NDP_ASSERT_INIT(params_a, P >= 4 && (P & (P - 1)) == 0 && D >= P && D >= 4 && HashBits <= 16 &&
                    (R & (R - 1)) == 0 && R <= 65536)
+  // an 8-byte hash reads bytes k .. k+7 of the window: the look-ahead must carry them
+  `NDP_ASSERT_INIT(hash_bytes_a, (HashBytes == 4 || HashBytes == 8) && P + D >= P - 1 + HashBytes &&
+                   HashBits >= 8)
+  // the window leaves with the HashBytes bytes of its last participating position queued (the
+  // hash reads them from head)
+  logic [31:0] last_part;   // window index of the last position that takes part
+  assign last_part = (32'(n_q) - 32'(wpos_q) - 12 < P - 1) ? 32'(n_q) - 32'(wpos_q) - 12 : P - 1;
+  `NDP_ASSERT(hash_bytes_queued_a, !(emit && !nomatch_q && 32'(wpos_q) + 12 <= 32'(n_q)) ||
+                                   32'(qcnt) >= last_part + HashBytes)
   `NDP_ASSERT(ring_a, !in_hs || 32'(20'(wr_abs - tail)) + P <= R)
   `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
                      {in_data_i, in_cnt_i, in_last_i, in_size_i, in_nomatch_i})

@@ -20,6 +20,9 @@
 module zstd_encoder #(
   parameter int unsigned InBytes       = 16,
   parameter int unsigned HashBits      = 13,
+  // bytes the match finder hashes per position, 4 or 8 (docs/zstd_encoder.md "Hash bytes": with
+  // raw literals in sequences blocks 4 stores less on real planes; 8 wins with Huffman literals)
+  parameter int unsigned HashBytes     = 4,
   parameter int unsigned HashBanks     = 64,
   parameter int unsigned MatchBytes    = 16,
   parameter int unsigned MaxBlockBytes = 65536,
@@ -97,8 +100,8 @@ module zstd_encoder #(
   logic            blk_done;
 
   lz4_enc_finder #(
-    .InBytes(InBytes), .OutBytes(32), .HashBits(HashBits), .HashBanks(HashBanks),
-    .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes), .PopN(1)
+    .InBytes(InBytes), .OutBytes(32), .HashBits(HashBits), .HashBytes(HashBytes),
+    .HashBanks(HashBanks), .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes), .PopN(1)
   ) u_finder (
     .clk_i, .rst_ni,
     .in_valid_i  (in_valid_i && (open_q || start_ok)),
@@ -509,7 +512,8 @@ module zstd_encoder #(
 
   // ---------------------------------------------------------------------------------------------
   // Assertions
-  `NDP_ASSERT_INIT(params_a, InBytes == 16 && MaxBlockBytes <= 65536 && MaxBlockBytes >= 1024)
+  `NDP_ASSERT_INIT(params_a, InBytes == 16 && MaxBlockBytes <= 65536 && MaxBlockBytes >= 1024 &&
+                   (HashBytes == 4 || (HashBytes == 8 && MatchBytes >= 7)))
   `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
                      {in_data_i, in_cnt_i, in_last_i, in_size_i, in_huf_i, in_first_i, in_lastblk_i,
                       in_total_i})

@@ -21,7 +21,8 @@ cmake_language(DEFER CALL target_link_libraries ndp_tb_common PUBLIC ndp_codec P
 # The encoder (rtl/zstd/zstd_encoder): the LZ4 encoder's match finder and input ring, the Huffman
 # code builder and stream encoders, the sequence store and FSE sequence encoder, the block writer.
 set(NDP_RTL_ZSTD_ENC_SRC ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common/rr_arbiter.sv
-  ${NDP_RTL_DIR}/common/fifo_sync.sv
+  ${NDP_RTL_DIR}/common/fifo_sync.sv ${NDP_RTL_DIR}/common/csa_tree.sv ${NDP_RTL_DIR}/common/xxh_cmul.sv
+  ${NDP_RTL_DIR}/common/pfx_carry.sv ${NDP_RTL_DIR}/common/pfx_add.sv
   ${NDP_RTL_DIR}/lz4/lz4_byteq.sv ${NDP_RTL_DIR}/lz4/lz4_mq.sv ${NDP_RTL_DIR}/lz4/lz4_mfifo.sv
   ${NDP_RTL_DIR}/lz4/lz4_enc_front.sv ${NDP_RTL_DIR}/lz4/lz4_enc_match.sv ${NDP_RTL_DIR}/lz4/lz4_enc_inram.sv
   ${NDP_RTL_DIR}/lz4/lz4_enc_select.sv ${NDP_RTL_DIR}/lz4/lz4_enc_finder.sv
@@ -30,4 +31,8 @@ set(NDP_RTL_ZSTD_ENC_SRC ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common
   ${NDP_RTL_ZSTD}/zstd_enc_build.sv ${NDP_RTL_ZSTD}/zstd_enc_huf_stream.sv ${NDP_RTL_ZSTD}/zstd_enc_emit.sv
   ${NDP_RTL_ZSTD}/zstd_enc_seqstore.sv ${NDP_RTL_ZSTD}/zstd_enc_seqenc.sv
   ${NDP_RTL_ZSTD}/zstd_encoder.sv)
+# zenc_public.vlt makes the finder's parameters public: the bench reads them from the model.
+list(APPEND NDP_RTL_ZSTD_ENC_SRC ${CMAKE_CURRENT_LIST_DIR}/zenc_public.vlt)
 ndp_verilate(Vzstd_encoder zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC})
+# The same with the finder hashing 8 bytes per position (docs/zstd_encoder.md "Hash bytes").
+ndp_verilate(Vzstd_encoder_h8 zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC} PARAMS -GHashBytes=8)

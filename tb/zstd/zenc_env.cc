@@ -6,9 +6,10 @@
 
 namespace ndp::tb {
 
-ZstdEncEnv::ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double backpressure)
+template <class Model>
+ZstdEncEnv<Model>::ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double backpressure)
     : rng_(seed), dut_(seed, fst) {
-  Vzstd_encoder* m = &dut_.model();
+  Model* m = &dut_.model();
   StreamPort<ZeIn> in;
   in.valid = [m] { return m->in_valid_i != 0; };
   in.ready = [m] { return m->in_ready_o != 0; };
@@ -61,12 +62,14 @@ ZstdEncEnv::ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double
   dut_.reset();
 }
 
-ZstdEncEnv::~ZstdEncEnv() = default;
+template <class Model>
+ZstdEncEnv<Model>::~ZstdEncEnv() = default;
 
-bool ZstdEncEnv::push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label) {
+template <class Model>
+bool ZstdEncEnv<Model>::push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label) {
   ZeFrame f;
   std::vector<uint8_t> ref;
-  Status st = zstd_hw_frame(src.data(), src.size(), huf, block_bytes, ref, &f.model);
+  Status st = zstd_hw_frame(src.data(), src.size(), huf, block_bytes, ref, &f.model, params_);
   if (!st.ok()) {
     fail("zstd_encoder env: " + label + ": " + st.message());
     return false;
@@ -97,7 +100,8 @@ bool ZstdEncEnv::push_frame(const std::vector<uint8_t>& src, bool huf, size_t bl
   return true;
 }
 
-void ZstdEncEnv::on_out(const ZeOut& b) {
+template <class Model>
+void ZstdEncEnv<Model>::on_out(const ZeOut& b) {
   if (jobs_.empty()) {
     fail("zstd_encoder: output beat with no job in flight");
     return;
@@ -126,16 +130,21 @@ void ZstdEncEnv::on_out(const ZeOut& b) {
   ++jobs_done_;
 }
 
-bool ZstdEncEnv::run(uint64_t max_cycles) {
+template <class Model>
+bool ZstdEncEnv<Model>::run(uint64_t max_cycles) {
   const bool ok = dut_.run_until([this] { return jobs_done_ == jobs_pushed_; }, max_cycles);
   if (!ok) fail("zstd_encoder: " + std::to_string(jobs_pushed_ - jobs_done_) + " of " + std::to_string(jobs_pushed_) +
                 " blocks did not come out within " + std::to_string(max_cycles) + " cycles");
   return ok;
 }
 
-bool ZstdEncEnv::finish() {
+template <class Model>
+bool ZstdEncEnv<Model>::finish() {
   const bool sb = sb_.finish();
   return sb && kinds_ok_ && mon_in_->violations() == 0 && mon_out_->violations() == 0;
 }
+
+template class ZstdEncEnv<Vzstd_encoder>;
+template class ZstdEncEnv<Vzstd_encoder_h8>;
 
 }  // namespace ndp::tb

@@ -3,6 +3,10 @@
 // a sink with random backpressure, stream monitors on both sides, and a scoreboard fed by the
 // golden model (ndp::zstd_hw_frame): every frame is compared byte for byte, and each block's kind
 // with the model's. Shared by test_zstd_encoder.cc and the ndp-rtl engine zstd-encode.
+//
+// One environment per zstd_encoder build (Model: Vzstd_encoder, the defaults; Vzstd_encoder_h8,
+// HashBytes = 8). The golden model's match finder parameters are read from the build itself (the
+// RTL's public parameters), so the comparison follows whatever the model was verilated with.
 #pragma once
 
 #include <array>
@@ -13,6 +17,9 @@
 #include <vector>
 
 #include "Vzstd_encoder.h"
+#include "Vzstd_encoder_h8.h"
+#include "Vzstd_encoder_h8_zstd_encoder.h"
+#include "Vzstd_encoder_zstd_encoder.h"
 #include "ndp/zstd_hw_model.h"
 #include "tb_report.h"
 #include "tb_rng.h"
@@ -48,6 +55,33 @@ struct ZeFrame {
   bool done = false;
 };
 
+// The class of a build's zstd_encoder module, which holds its public parameters.
+template <class Model>
+struct ZencTop;
+template <>
+struct ZencTop<Vzstd_encoder> {
+  using type = Vzstd_encoder_zstd_encoder;
+};
+template <>
+struct ZencTop<Vzstd_encoder_h8> {
+  using type = Vzstd_encoder_h8_zstd_encoder;
+};
+
+// The golden model's parameters of a zstd_encoder build: its finder's InBytes, HashBits, HashBytes,
+// HashBanks and MatchBytes (Lazy and BackExt are the finder's defaults, as in the model).
+template <class Model>
+ZstdHwParams zenc_params() {
+  using T = typename ZencTop<Model>::type;
+  ZstdHwParams p;
+  p.finder.bytes_per_cycle = static_cast<int>(T::InBytes);
+  p.finder.hash_bits = static_cast<int>(T::HashBits);
+  p.finder.hash_bytes = static_cast<int>(T::HashBytes);
+  p.finder.hash_banks = static_cast<int>(T::HashBanks);
+  p.finder.match_bytes = static_cast<int>(T::MatchBytes);
+  return p;
+}
+
+template <class Model = Vzstd_encoder>
 class ZstdEncEnv {
  public:
   ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double backpressure);
@@ -60,14 +94,16 @@ class ZstdEncEnv {
   bool run(uint64_t max_cycles);
   bool finish();  // scoreboard verdict and the block kinds
   const std::vector<ZeFrame>& frames() const { return frames_; }
-  Dut<Vzstd_encoder>& dut() { return dut_; }
+  Dut<Model>& dut() { return dut_; }
+  const ZstdHwParams& params() const { return params_; }
   uint64_t input_stalls() const { return drv_->stalls(); }
 
  private:
   void on_out(const ZeOut& b);
 
   Rng rng_;
-  Dut<Vzstd_encoder> dut_;
+  Dut<Model> dut_;
+  ZstdHwParams params_ = zenc_params<Model>();
   std::unique_ptr<StreamDriver<ZeIn>> drv_;
   std::unique_ptr<StreamSink<ZeOut>> sink_;
   std::unique_ptr<StreamMonitor<ZeIn>> mon_in_;

@@ -111,7 +111,7 @@ int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   Job job;
   if (!load_job(a, &job, &r.message)) return 2;
   const bool huf = a.has("--huffman");
-  tb::ZstdEncEnv env(a.seed, a.fst, a.gaps, a.backpressure);
+  tb::ZstdEncEnv<Vzstd_encoder> env(a.seed, a.fst, a.gaps, a.backpressure);
   const uint64_t before = tb::failure_count();
   uint64_t in_bytes = 0, l1 = 0, l3 = 0;
   for (size_t i = 0; i < job.frames.size(); ++i) {
