@@ -2,7 +2,8 @@
 # ctest rtl_runner_zstd_encode: `ndp-rtl zstd-encode` on real data. (1) the contract form
 # `zstd-encode IN OUT`: IN the first 150000 bytes of GPT-2 layer 1 att.query.w (a 3-block frame in
 # sequences mode), and the same with --huffman; (2) the plane form on stories260K: every EXPBYTE
-# plane (--plane expbyte --huffman) and every bit-plane 3. Each OUT must decode with the `zstd` CLI
+# plane (--plane expbyte --huffman) and every bit-plane 3; (3) every bit-plane 10 with --hash-bytes 8
+# (the HashBytes = 8 build). Each OUT must decode with the `zstd` CLI
 # back to IN (plane form: to the planes, which `ndp-rtl` does not write; there the JSON's
 # status "ok" says libzstd decoded every frame to its plane), and the last stdout line must be the
 # runner's JSON with status "ok" (RTL frames byte for byte the golden model's), in_bytes/out_bytes
@@ -71,10 +72,22 @@ for p in expbyte 3; do
   [ "$(stat -c %s "$T/p$p.zst")" -lt "$inb" ] || bad "plane $p: real planes did not compress"
 done
 grep -q '"huffman_blocks": 0,' "$T/p3.log" || bad "sequences mode wrote Huffman blocks"
+
+# (3) the build whose finder hashes 8 bytes (--hash-bytes 8) on stories260K's bit-plane 10: frames
+# byte for byte its golden model's (status ok), decoded by the zstd CLI
+if ! "$RTL" zstd-encode "$ST" "$T/h8.zst" --plane 10 --hash-bytes 8 >"$T/h8.log" 2>&1; then
+  bad "--hash-bytes 8: ndp-rtl exited non-zero: $(tail -2 "$T/h8.log")"
+else
+  inb=$(tail -1 "$T/h8.log" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["in_bytes"])')
+  check_json h8 "$inb" "$T/h8.zst"
+  grep -q '"hash_bytes": 8,' "$T/h8.log" || bad "--hash-bytes 8 did not run the 8-byte build"
+  dec=$(zstd -q -d -c "$T/h8.zst" | wc -c)
+  [ "$dec" = "$inb" ] || bad "--hash-bytes 8: zstd -d gives $dec bytes, the planes hold $inb"
+fi
 grep -q '"huffman_blocks": 0,' "$T/pexpbyte.log" && bad "no EXPBYTE plane of stories260K became a Huffman block"
 
 # bad arguments: a non-zero exit and one error line on stderr (besides the runner's seed line)
-for args in "--block 0" "--plane 16" "--plane x"; do
+for args in "--block 0" "--plane 16" "--plane x" "--hash-bytes 5" "--hash-bytes x"; do
   # shellcheck disable=SC2086
   if "$RTL" zstd-encode "$T/in.bin" "$T/x.zst" $args >/dev/null 2>"$T/err.txt"; then
     bad "zstd-encode $args accepted"

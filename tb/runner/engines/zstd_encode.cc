@@ -5,6 +5,8 @@
 // golden model (zstd_hw_frame, byte for byte) and decoded with libzstd: status "ok" when both hold.
 // Reported alongside: block kinds, the ratio, and libzstd's ratio at levels 1 and 3 on the same
 // input cut into the same blocks (each block its own frame, as the lane stores planes).
+// --hash-bytes 8 runs the build whose match finder hashes 8 bytes per position (Vzstd_encoder_h8,
+// docs/zstd_encoder.md "Hash bytes"; default 4, the engine's default).
 //
 // Plane mode (--plane expbyte|0..15): IN is a model (--input model, the default here, or fp32 /
 // elems as for the other engines); every chunk (--chunk, default 32768) of every tensor (of those
@@ -107,11 +109,11 @@ bool load_job(const rtl::EngineArgs& a, Job* job, std::string* err) {
   return true;
 }
 
-int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
-  Job job;
-  if (!load_job(a, &job, &r.message)) return 2;
+// The job through one zstd_encoder build (Model), its JSON fields into r.
+template <class Model>
+int encode(const rtl::EngineArgs& a, const Job& job, rtl::EngineResult& r) {
   const bool huf = a.has("--huffman");
-  tb::ZstdEncEnv<Vzstd_encoder> env(a.seed, a.fst, a.gaps, a.backpressure);
+  tb::ZstdEncEnv<Model> env(a.seed, a.fst, a.gaps, a.backpressure);
   const uint64_t before = tb::failure_count();
   uint64_t in_bytes = 0, l1 = 0, l3 = 0;
   for (size_t i = 0; i < job.frames.size(); ++i) {
@@ -164,13 +166,27 @@ int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
   r.add("libzstd_l1_ratio", static_cast<double>(in_bytes) / static_cast<double>(l1));
   r.add("libzstd_l3_ratio", static_cast<double>(in_bytes) / static_cast<double>(l3));
   r.add("mode", std::string(huf ? "huffman" : "sequences"));
+  r.add("hash_bytes", static_cast<uint64_t>(env.params().finder.hash_bytes));
   r.add("input_stalls", env.input_stalls());
   return 0;
+}
+
+int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
+  bool ok = true;
+  const int64_t hb = a.get_int("--hash-bytes", 4, &ok);
+  if (!ok) return 2;  // get_int printed the error
+  if (hb != 4 && hb != 8) {
+    r.message = "--hash-bytes must be 4 or 8";
+    return 2;
+  }
+  Job job;
+  if (!load_job(a, &job, &r.message)) return 2;
+  return hb == 8 ? encode<Vzstd_encoder_h8>(a, job, r) : encode<Vzstd_encoder>(a, job, r);
 }
 
 }  // namespace
 
 NDP_RTL_ENGINE("zstd-encode",
-               "IN OUT [--huffman] [--block N] | MODEL OUT --plane expbyte|0..15 [--huffman] [--input model|fp32|elems] "
-               "[--chunk N] [--tensors REGEX]",
+               "IN OUT [--huffman] [--block N] [--hash-bytes 4|8] | MODEL OUT --plane expbyte|0..15 [--huffman] "
+               "[--input model|fp32|elems] [--chunk N] [--tensors REGEX] [--hash-bytes 4|8]",
                run_zstd_encode, {"--huffman"});
