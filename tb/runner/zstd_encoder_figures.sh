@@ -4,7 +4,9 @@
 # BF16 bit-plane (sign, exponent bits 14..7, mantissa bits 6..0) in sequences mode, chunks of 32768
 # elements, every plane block its own frame, pushed back to back. Prints one table row per run:
 # input bytes per cycle, the RTL's ratio and libzstd's at levels 1 and 3 on the same plane blocks.
-# Usage: zstd_encoder_figures.sh NDP_RTL DATA_DIR [OUT.md]
+# HASH_BYTES=8 (environment) runs the sequences rows on the build whose finder hashes 8 bytes
+# (--hash-bytes 8; the Huffman rows do not use the finder).
+# Usage: [HASH_BYTES=4|8] zstd_encoder_figures.sh NDP_RTL DATA_DIR [OUT.md]
 set -euo pipefail
 RTL=$1
 DATA=$2
@@ -33,7 +35,7 @@ for m in "stories260K|$DATA/stories260K/stories260K.bin|.*" "gpt2-attn|$DATA/gpt
   IFS='|' read -r name path re <<<"$m"
   row "$name" "$path" expbyte --huffman --tensors "$re"
   for b in 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0; do
-    row "$name" "$path" "$b" --tensors "$re"
+    row "$name" "$path" "$b" --tensors "$re" --hash-bytes "${HASH_BYTES:-4}"
   done
 done
 # totals per model and mode (input bytes / cycles summed over the runs)

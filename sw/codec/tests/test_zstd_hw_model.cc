@@ -327,7 +327,7 @@ TEST(ZstdHwModel, RealPlanesHashBytes4Vs8) {
   const std::pair<const char*, const std::vector<testdata::NamedTensor>*> models[] = {{"stories260K", &st},
                                                                                      {"gpt2-attn", &gp}};
   std::printf("| model | plane | in bytes | out 4 | out 8 | 8 - 4 | out 4 huf lits | out 8 huf lits | "
-              "8 - 4 | sequences 4 | sequences 8 |\n");
+              "8 - 4 | sequences 4 | sequences 8 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const auto& [name, ts] : models) {
     HashBytesTally r;
     tally_hash_bytes(*ts, r);

@@ -25,9 +25,10 @@ struct Lz4HwParams {
   int match_bytes = 16;      // D: bytes stored per table entry (match length seen before extension)
   bool lazy = true;          // skip a match when the next position has a longer one (same window)
   bool back_ext = true;      // extend a match one byte backwards into pending literals
-  // Bytes each position's hash covers: 4 (the RTL, liblz4's choice) or 8 (model only, not in the
-  // RTL yet: on low-entropy planes a 4-byte key is overwritten by short matches, an 8-byte key
-  // finds the long repeats; docs/zstd_encoder.md "Not done" has the measurement).
+  // Bytes each position's hash covers (RTL parameter HashBytes): 4 (liblz4's choice; the LZ4
+  // engine, and zstd_encoder's default) or 8 (zstd_encoder with HashBytes = 8: on low-entropy
+  // planes a 4-byte key is overwritten by short matches, an 8-byte key finds the long repeats;
+  // docs/zstd_encoder.md "Hash bytes" has the measurement).
   int hash_bytes = 4;
 };
 
