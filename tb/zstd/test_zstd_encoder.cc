@@ -83,16 +83,23 @@ void run_frames(const std::vector<std::vector<uint8_t>>& srcs, const std::vector
   });
 }
 
-TEST(ZstdEncoder, HuffmanModeEveryKindAndSize) {
-  Rng rng;
-  const size_t sizes[] = {1, 2, 3, 17, 255, 256, 700, 1023, 1024, 1025, 4096, 4099, 32768};
-  std::vector<std::vector<uint8_t>> srcs;
-  std::vector<int> huf;
+// Frames of every data kind x size, appended to srcs with their mode (huf_of(n): Huffman mode).
+template <class HufOf>
+void every_kind(Rng& rng, std::initializer_list<size_t> sizes, HufOf huf_of, std::vector<std::vector<uint8_t>>& srcs,
+                std::vector<int>& huf) {
   for (int kind = 0; kind < 9; ++kind)
     for (size_t n : sizes) {
       srcs.push_back(make_data(rng, kind, n));
-      huf.push_back(1);
+      huf.push_back(huf_of(n) ? 1 : 0);
     }
+}
+
+TEST(ZstdEncoder, HuffmanModeEveryKindAndSize) {
+  Rng rng;
+  std::vector<std::vector<uint8_t>> srcs;
+  std::vector<int> huf;
+  every_kind(rng, {1, 2, 3, 17, 255, 256, 700, 1023, 1024, 1025, 4096, 4099, 32768}, [](size_t) { return true; },
+             srcs, huf);
   run_frames(srcs, huf, 65536, 0.0, 0.0, true);
 }
 
@@ -131,14 +138,10 @@ TEST(ZstdEncoder, MultiBlockFrames) {
 
 TEST(ZstdEncoder, SequencesModeEveryKindAndSize) {
   Rng rng;
-  const size_t sizes[] = {1, 2, 12, 13, 16, 17, 31, 32, 100, 255, 256, 4095, 4096, 4097, 20000};
   std::vector<std::vector<uint8_t>> srcs;
   std::vector<int> huf;
-  for (int kind = 0; kind < 9; ++kind)
-    for (size_t n : sizes) {
-      srcs.push_back(make_data(rng, kind, n));
-      huf.push_back(0);
-    }
+  every_kind(rng, {1, 2, 12, 13, 16, 17, 31, 32, 100, 255, 256, 4095, 4096, 4097, 20000},
+             [](size_t) { return false; }, srcs, huf);
   run_frames(srcs, huf, 65536, 0.0, 0.0, true);
 }
 
@@ -330,14 +333,10 @@ TEST(ZstdEncoder, Hash8EveryKindAndSize) {
   static_assert(ZencTop<Vzstd_encoder_h8>::type::HashBytes == 8);
   static_assert(ZencTop<Vzstd_encoder>::type::HashBytes == 4);
   Rng rng;
-  const size_t sizes[] = {1, 12, 13, 16, 17, 20, 21, 31, 32, 100, 4095, 4096, 20000};
   std::vector<std::vector<uint8_t>> srcs;
   std::vector<int> huf;
-  for (int kind = 0; kind < 9; ++kind)
-    for (size_t n : sizes) {
-      srcs.push_back(make_data(rng, kind, n));
-      huf.push_back(n % 4 == 1);
-    }
+  every_kind(rng, {1, 12, 13, 16, 17, 20, 21, 31, 32, 100, 4095, 4096, 20000}, [](size_t n) { return n % 4 == 1; },
+             srcs, huf);
   srcs.push_back(make_data(rng, 8, 65536));
   huf.push_back(0);
   run_frames<Vzstd_encoder_h8>(srcs, huf, 65536, 0.2, 0.2, true);
