@@ -362,8 +362,6 @@ module ndp_dev_rd #(
   logic        tag_miss_go, pf_end, pf_eot, pf_go, nx_end, nx_go, nx_last, pf_skip;
   logic        resume_q, first_q;
   logic [BW-1:0] resume_buf_q;
-  logic [39:0] pf_k;
-  assign pf_k        = pf_k_q;
   assign tag_miss_go = st_q == RdTag && !resume_q && !tag_hit && !victim_busy && job_ready_i;
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_past_q);
   assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_past_q;  // on into the next tensor
@@ -387,9 +385,9 @@ module ndp_dev_rd #(
     job_o.guard    = (f == 5'd0) ? 2'd0 : g;
     job_o.expbyte  = d_q.layout[0];
     job_o.tensor   = 32'(d_t_q);
-    job_o.chunk    = (st_q == RdPf) ? pf_k : loc_k_q;
-    job_o.last     = (st_q == RdPf) ? pf_k == d_lastk_q : loc_last;
-    job_o.n        = (st_q == RdPf) ? ((pf_k == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
+    job_o.chunk    = (st_q == RdPf) ? pf_k_q : loc_k_q;
+    job_o.last     = (st_q == RdPf) ? pf_k_q == d_lastk_q : loc_last;
+    job_o.n        = (st_q == RdPf) ? ((pf_k_q == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
     job_o.prefetch = st_q == RdPf || st_q == RdPfNext;
     job_o.slots    = d_q.slots;
     job_o.image    = d_q.image;
