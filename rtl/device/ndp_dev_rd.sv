@@ -366,9 +366,17 @@ module ndp_dev_rd #(
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_past_q);
   assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_past_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
-  assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || pf_off_q >= nd_q.elems);
+  // the next tensor's elements from pf_off on, nx_rem_q = elems - pf_off (negative past the end),
+  // a register: its chunk count and last-chunk test are one compare, not an add, a compare and a
+  // subtract in series in front of job_o
+  logic signed [40:0] nx_rem_q, nx_rem_n;
+  logic [40:0]        unused_nx_co;
+  pfx_add #(.W(41)) u_nx_rem (
+    .a_i(nx_rem_q), .b_i(~41'(nd_q.chunk_elems)), .ci_i(1'b1), .sum_o(nx_rem_n), .co_o(unused_nx_co)
+  );
+  assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || nx_rem_q <= 41'sd0);
   assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
-  assign nx_last     = pf_off_q + 40'(nd_q.chunk_elems) >= nd_q.elems;
+  assign nx_last     = nx_rem_q <= $signed(41'(nd_q.chunk_elems));
   // with entries pinned by parked bursts, the prefetch step ends at a victim still decoding
   // instead of waiting for it (a parked burst may be waiting on that decode's set)
   assign pf_skip     = ((st_q == RdPf && !pf_end) || (st_q == RdPfNext && !nx_end)) && !tag_hit && victim_busy
@@ -398,7 +406,7 @@ module ndp_dev_rd #(
       job_o.tensor   = 32'(nt);
       job_o.chunk    = 40'(pf_c_q);
       job_o.last     = nx_last;
-      job_o.n        = nx_last ? 32'(nd_q.elems - pf_off_q) : nd_q.chunk_elems;
+      job_o.n        = nx_last ? 32'(nx_rem_q) : nd_q.chunk_elems;
       job_o.slots    = nd_q.slots;
       job_o.image    = nd_q.image;
       job_o.index    = nd_q.index;
@@ -540,6 +548,7 @@ module ndp_dev_rd #(
         RdPfDescWait: begin
           pf_c_q   <= '0;
           pf_off_q <= '0;
+          nx_rem_q <= 41'(dsc_i.elems);
           st_q     <= RdPfNext;
         end
         RdPfNext: begin
@@ -548,6 +557,7 @@ module ndp_dev_rd #(
             pf_j_q   <= pf_j_q + 8'd1;
             pf_c_q   <= pf_c_q + 8'd1;
             pf_off_q <= pf_off_q + 40'(nd_q.chunk_elems);
+            nx_rem_q <= nx_rem_n;
           end
         end
         RdWait: if (park) begin
@@ -662,6 +672,7 @@ module ndp_dev_rd #(
   `NDP_ASSERT(rc_current_a, (st_q != RdLocate && st_q != RdWait)
                             || (rc_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems))
                                 && rlast_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q))))
+  `NDP_ASSERT(nx_rem_a, st_q != RdPfNext || nx_rem_q == $signed(41'(nd_q.elems) - 41'(pf_off_q)))
   `NDP_ASSERT(loc_km1_a, st_q != RdPfCheck || loc_km1_q == loc_k_q - 40'd1)
   `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || !d_valid_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
   `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q
