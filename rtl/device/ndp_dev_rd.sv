@@ -370,9 +370,10 @@ module ndp_dev_rd #(
   // a register: its chunk count and last-chunk test are one compare, not an add, a compare and a
   // subtract in series in front of job_o
   logic signed [40:0] nx_rem_q, nx_rem_n;
-  logic [40:0]        unused_nx_co;
+  logic [40:0]        unused_nx_co, nx_chunk_inv;
+  assign nx_chunk_inv = ~41'(nd_q.chunk_elems);   // Yosys 0.23: no negated cast in a port connection
   pfx_add #(.W(41)) u_nx_rem (
-    .a_i(nx_rem_q), .b_i(~41'(nd_q.chunk_elems)), .ci_i(1'b1), .sum_o(nx_rem_n), .co_o(unused_nx_co)
+    .a_i(nx_rem_q), .b_i(nx_chunk_inv), .ci_i(1'b1), .sum_o(nx_rem_n), .co_o(unused_nx_co)
   );
   assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || nx_rem_q <= 41'sd0);
   assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
