@@ -371,7 +371,7 @@ module ndp_dev_rd #(
   // subtract in series in front of job_o
   logic signed [40:0] nx_rem_q, nx_rem_n;
   logic [40:0]        unused_nx_co, nx_chunk_inv;
-  assign nx_chunk_inv = ~41'(nd_q.chunk_elems);   // Yosys 0.23: no negated cast in a port connection
+  assign nx_chunk_inv = ~(41'(nd_q.chunk_elems));   // Yosys 0.23 reads ~41'(x) as a cast of size ~41
   pfx_add #(.W(41)) u_nx_rem (
     .a_i(nx_rem_q), .b_i(nx_chunk_inv), .ci_i(1'b1), .sum_o(nx_rem_n), .co_o(unused_nx_co)
   );
