@@ -197,10 +197,10 @@ module ndp_dev_rd #(
   logic [Bufs-1:0] t_valid, t_err, t_pf;
   logic [6:0]      cur_w;
   logic [TW-1:0]   cur_t;
-  // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it: pf_off)
+  // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it:
+  // pf_c x chunk_elems; nx_rem_q below holds the elements from there on)
   ndp_dev_pkg::desc_t nd_q;
   logic [7:0]    pf_c_q;
-  logic [39:0]   pf_off_q;
   logic [TW-1:0] key_t, nt;
   assign nt = d_t_q + 1'b1;
   always_comb begin
@@ -366,9 +366,9 @@ module ndp_dev_rd #(
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_past_q);
   assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_past_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
-  // the next tensor's elements from pf_off on, nx_rem_q = elems - pf_off (negative past the end),
-  // a register: its chunk count and last-chunk test are one compare, not an add, a compare and a
-  // subtract in series in front of job_o
+  // the next tensor's elements from chunk pf_c on, nx_rem_q = elems - pf_c x chunk_elems (negative
+  // past the end), a register: its chunk count and last-chunk test are one compare, not an add, a
+  // compare and a subtract in series in front of job_o
   logic signed [40:0] nx_rem_q, nx_rem_n;
   logic [40:0]        unused_nx_co, nx_chunk_inv;
   assign nx_chunk_inv = ~(41'(nd_q.chunk_elems));   // Yosys 0.23 reads ~41'(x) as a cast of size ~41
@@ -548,7 +548,6 @@ module ndp_dev_rd #(
         RdPfDesc: st_q <= RdPfDescWait;
         RdPfDescWait: begin
           pf_c_q   <= '0;
-          pf_off_q <= '0;
           nx_rem_q <= 41'(dsc_i.elems);
           st_q     <= RdPfNext;
         end
@@ -557,7 +556,6 @@ module ndp_dev_rd #(
           else if (tag_hit || nx_go) begin
             pf_j_q   <= pf_j_q + 8'd1;
             pf_c_q   <= pf_c_q + 8'd1;
-            pf_off_q <= pf_off_q + 40'(nd_q.chunk_elems);
             nx_rem_q <= nx_rem_n;
           end
         end
@@ -673,7 +671,8 @@ module ndp_dev_rd #(
   `NDP_ASSERT(rc_current_a, (st_q != RdLocate && st_q != RdWait)
                             || (rc_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems))
                                 && rlast_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q))))
-  `NDP_ASSERT(nx_rem_a, st_q != RdPfNext || nx_rem_q == $signed(41'(nd_q.elems) - 41'(pf_off_q)))
+  `NDP_ASSERT(nx_rem_a, st_q != RdPfNext
+                        || nx_rem_q == $signed(41'(nd_q.elems) - 41'(pf_c_q) * 41'(nd_q.chunk_elems)))
   `NDP_ASSERT(loc_km1_a, st_q != RdPfCheck || loc_km1_q == loc_k_q - 40'd1)
   `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || !d_valid_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
   `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q
