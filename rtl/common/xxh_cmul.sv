@@ -14,7 +14,9 @@ module xxh_cmul #(
   parameter int unsigned    W  = 64,
   parameter logic [W-1:0]   C  = '1,
   parameter int unsigned    NX = 1,
-  parameter int unsigned    NA = 1
+  parameter int unsigned    NA = 1,
+  parameter logic [7:0]     XArr = '0,      // the operands' arrival (csa_tree's Arr units)
+  parameter logic [NA*8-1:0] AArr = '0      // addend k's arrival at bits k*8 +: 8
 ) (
   input  logic [NX*W-1:0] x_i,     // operand k at bits k*W +: W
   input  logic [NA*W-1:0] a_i,     // addend k at bits k*W +: W (tie unused ones to '0); the
@@ -73,7 +75,14 @@ module xxh_cmul #(
   end
   assign rows[NX*ND*W +: W] = W'(NX) * CN;
 
-  csa_tree #(.W(W), .N(N)) u_tree (.rows_i(rows), .sum_o(sum_o), .carry_o(carry_o));
+  // the rows' arrivals for the tree: operand rows XArr, the constant row 0, the addends AArr
+  function automatic logic [N*8-1:0] arrivals();
+    arrivals = '0;
+    for (int unsigned r = 0; r < NX * ND; r++) arrivals[r*8 +: 8] = XArr;
+    arrivals[(NX*ND + 1)*8 +: NA*8] = AArr;
+  endfunction
+
+  csa_tree #(.W(W), .N(N), .Arr(arrivals())) u_tree (.rows_i(rows), .sum_o(sum_o), .carry_o(carry_o));
 
   `NDP_ASSERT_INIT(params_a, NX >= 1 && NA >= 1 && W >= 2)
 endmodule

@@ -59,7 +59,7 @@ module ndp_dev_lane #(
   logic [11:0]    rem_q;      // lines of the block not yet requested (a span is <= 1026 lines)
   logic [11:0]    span_lines;
   logic [7:0]  blen;
-  logic        ar_fire, as_fire, if_pop;
+  logic        ar_fire, as_fire;
 
   assign as_ready_o = !busy_q;
   assign as_fire    = as_valid_i && as_ready_o;
@@ -131,7 +131,6 @@ module ndp_dev_lane #(
   assign half_done = h_empty || lin_ready;
   assign word_done = half_q || w_hi <= 7'd32;
   assign if_ready  = if_valid && half_done && word_done;
-  assign if_pop    = if_ready;
 
   // header bytes 6..7 (comp_size) as they pass, for the span check
   always_ff @(posedge clk_i) begin
@@ -220,7 +219,7 @@ module ndp_dev_lane #(
       bpos_q       <= '0;
     end else begin
       inflight_q <= inflight_q + (ar_fire ? FCW'(blen) : '0) - FCW'(r_valid_i);
-      used_q     <= used_q + (ar_fire ? (FCW+1)'(blen) : '0) - (FCW+1)'(if_pop);
+      used_q     <= used_q + (ar_fire ? (FCW+1)'(blen) : '0) - (FCW+1)'(if_ready);
       if (as_fire) rem_q <= span_lines;
       else if (ar_fire) rem_q <= rem_q - 12'(blen);
       if (if_valid && half_done) half_q <= word_done ? 1'b0 : 1'b1;

@@ -116,31 +116,19 @@ package ndp_dev_pkg;
     fmt_of = r;
   endfunction
 
-  // region_output_bytes(r, bf16, n) of spec 5.1 (shift-adds only).
-  function automatic logic [42:0] region_bytes(input logic [3:0] fmt, input logic [39:0] n);
-    logic [42:0] r, g;
-    logic [4:0]  rest;
-    logic [4:0]  half;
+  // region_output_bytes(r, bf16, n) of spec 5.1 (shift-adds only) for the four format classes that
+  // add, {mxfp4, mxfp8, e2m1, e3m2/e2m3}: a reader that knows n before the format registers these
+  // and picks with region_bytes_sel below (full/eEmK is n << 1 and e4m3/e5m2 is n, plain wiring).
+  function automatic logic [4*43-1:0] region_bytes_cls(input logic [39:0] n);
+    logic [42:0] g;
+    logic [4:0]  rest, half;
     g    = 43'(n) >> 5;
     rest = n[4:0];
     half = 5'((6'(rest) + 6'd1) >> 1);
-    unique case (fmt)
-      FmtFull, FmtEmK: r = 43'(n) << 1;
-      FmtE4M3, FmtE5M2: r = 43'(n);
-      FmtE3M2, FmtE2M3: r = (43'(n) + (43'(n) << 1) + 43'd3) >> 2;
-      FmtE2M1: r = (43'(n) + 43'd1) >> 1;
-      FmtMxfp8: r = (g << 5) + g + ((rest != 0) ? 43'(rest) + 43'd1 : 43'd0);
-      FmtMxfp4: r = (g << 4) + g + ((rest != 0) ? 43'(half) + 43'd1 : 43'd0);
-      default: r = '0;
-    endcase
-    region_bytes = r;
-  endfunction
-  // region_bytes for every format class at once (registered by a reader that knows n before the
-  // format): {mxfp4, mxfp8, e2m1, e3m2/e2m3} (the classes that add); full/eEmK is n << 1 and
-  // e4m3/e5m2 is n, plain wiring, so region_bytes_sel below picks from these and n.
-  function automatic logic [4*43-1:0] region_bytes_cls(input logic [39:0] n);
-    region_bytes_cls = {region_bytes(FmtMxfp4, n), region_bytes(FmtMxfp8, n), region_bytes(FmtE2M1, n),
-                        region_bytes(FmtE3M2, n)};
+    region_bytes_cls = {(g << 4) + g + ((rest != 0) ? 43'(half) + 43'd1 : 43'd0),   // mxfp4
+                        (g << 5) + g + ((rest != 0) ? 43'(rest) + 43'd1 : 43'd0),   // mxfp8
+                        (43'(n) + 43'd1) >> 1,                                      // e2m1
+                        (43'(n) + (43'(n) << 1) + 43'd3) >> 2};                     // e3m2, e2m3
   endfunction
   function automatic logic [42:0] region_bytes_sel(input logic [3:0] fmt, input logic [39:0] n,
                                                    input logic [4*43-1:0] cls);
@@ -155,6 +143,9 @@ package ndp_dev_pkg;
       default: r = '0;
     endcase
     region_bytes_sel = r;
+  endfunction
+  function automatic logic [42:0] region_bytes(input logic [3:0] fmt, input logic [39:0] n);
+    region_bytes = region_bytes_sel(fmt, n, region_bytes_cls(n));
   endfunction
   // Slots a region fetches (bf16): sign, exponent (8 bit-planes or the EXPBYTE plane), and the top
   // t = min(7, m + g) mantissa planes, m the mantissa bits the format keeps.

@@ -197,10 +197,10 @@ module ndp_dev_rd #(
   logic [Bufs-1:0] t_valid, t_err, t_pf;
   logic [6:0]      cur_w;
   logic [TW-1:0]   cur_t;
-  // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it: pf_off)
+  // the next tensor's descriptor, and the prefetch position in it: chunk pf_c (elements before it:
+  // pf_c x chunk_elems; nx_rem_q below holds the elements from there on)
   ndp_dev_pkg::desc_t nd_q;
   logic [7:0]    pf_c_q;
-  logic [39:0]   pf_off_q;
   logic [TW-1:0] key_t, nt;
   assign nt = d_t_q + 1'b1;
   always_comb begin
@@ -362,15 +362,22 @@ module ndp_dev_rd #(
   logic        tag_miss_go, pf_end, pf_eot, pf_go, nx_end, nx_go, nx_last, pf_skip;
   logic        resume_q, first_q;
   logic [BW-1:0] resume_buf_q;
-  logic [39:0] pf_k;
-  assign pf_k        = pf_k_q;
   assign tag_miss_go = st_q == RdTag && !resume_q && !tag_hit && !victim_busy && job_ready_i;
   assign pf_end      = st_q == RdPf && (pf_j_q > pf_depth_i || pf_past_q);
   assign pf_eot      = st_q == RdPf && pf_j_q <= pf_depth_i && pf_past_q;  // on into the next tensor
   assign pf_go       = st_q == RdPf && !pf_end && !tag_hit && !victim_busy && job_ready_i;
-  assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || pf_off_q >= nd_q.elems);
+  // the next tensor's elements from chunk pf_c on, nx_rem_q = elems - pf_c x chunk_elems (negative
+  // past the end), a register: its chunk count and last-chunk test are one compare, not an add, a
+  // compare and a subtract in series in front of job_o
+  logic signed [40:0] nx_rem_q, nx_rem_n;
+  logic [40:0]        unused_nx_co, nx_chunk_inv;
+  assign nx_chunk_inv = ~(41'(nd_q.chunk_elems));   // Yosys 0.23 reads ~41'(x) as a cast of size ~41
+  pfx_add #(.W(41)) u_nx_rem (
+    .a_i(nx_rem_q), .b_i(nx_chunk_inv), .ci_i(1'b1), .sum_o(nx_rem_n), .co_o(unused_nx_co)
+  );
+  assign nx_end      = st_q == RdPfNext && (pf_j_q > pf_depth_i || nx_rem_q <= 41'sd0);
   assign nx_go       = st_q == RdPfNext && !nx_end && !tag_hit && !victim_busy && job_ready_i;
-  assign nx_last     = pf_off_q + 40'(nd_q.chunk_elems) >= nd_q.elems;
+  assign nx_last     = nx_rem_q <= $signed(41'(nd_q.chunk_elems));
   // with entries pinned by parked bursts, the prefetch step ends at a victim still decoding
   // instead of waiting for it (a parked burst may be waiting on that decode's set)
   assign pf_skip     = ((st_q == RdPf && !pf_end) || (st_q == RdPfNext && !nx_end)) && !tag_hit && victim_busy
@@ -387,9 +394,9 @@ module ndp_dev_rd #(
     job_o.guard    = (f == 5'd0) ? 2'd0 : g;
     job_o.expbyte  = d_q.layout[0];
     job_o.tensor   = 32'(d_t_q);
-    job_o.chunk    = (st_q == RdPf) ? pf_k : loc_k_q;
-    job_o.last     = (st_q == RdPf) ? pf_k == d_lastk_q : loc_last;
-    job_o.n        = (st_q == RdPf) ? ((pf_k == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
+    job_o.chunk    = (st_q == RdPf) ? pf_k_q : loc_k_q;
+    job_o.last     = (st_q == RdPf) ? pf_k_q == d_lastk_q : loc_last;
+    job_o.n        = (st_q == RdPf) ? ((pf_k_q == d_lastk_q) ? d_nlast_q : d_q.chunk_elems) : loc_n;
     job_o.prefetch = st_q == RdPf || st_q == RdPfNext;
     job_o.slots    = d_q.slots;
     job_o.image    = d_q.image;
@@ -400,7 +407,7 @@ module ndp_dev_rd #(
       job_o.tensor   = 32'(nt);
       job_o.chunk    = 40'(pf_c_q);
       job_o.last     = nx_last;
-      job_o.n        = nx_last ? 32'(nd_q.elems - pf_off_q) : nd_q.chunk_elems;
+      job_o.n        = nx_last ? 32'(nx_rem_q) : nd_q.chunk_elems;
       job_o.slots    = nd_q.slots;
       job_o.image    = nd_q.image;
       job_o.index    = nd_q.index;
@@ -541,7 +548,7 @@ module ndp_dev_rd #(
         RdPfDesc: st_q <= RdPfDescWait;
         RdPfDescWait: begin
           pf_c_q   <= '0;
-          pf_off_q <= '0;
+          nx_rem_q <= 41'(dsc_i.elems);
           st_q     <= RdPfNext;
         end
         RdPfNext: begin
@@ -549,7 +556,7 @@ module ndp_dev_rd #(
           else if (tag_hit || nx_go) begin
             pf_j_q   <= pf_j_q + 8'd1;
             pf_c_q   <= pf_c_q + 8'd1;
-            pf_off_q <= pf_off_q + 40'(nd_q.chunk_elems);
+            nx_rem_q <= nx_rem_n;
           end
         end
         RdWait: if (park) begin
@@ -664,6 +671,8 @@ module ndp_dev_rd #(
   `NDP_ASSERT(rc_current_a, (st_q != RdLocate && st_q != RdWait)
                             || (rc_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_q.chunk_elems))
                                 && rlast_q == ndp_dev_pkg::region_bytes(fmt, 40'(d_nlast_q))))
+  `NDP_ASSERT(nx_rem_a, st_q != RdPfNext
+                        || nx_rem_q == $signed(41'(nd_q.elems) - 41'(pf_c_q) * 41'(nd_q.chunk_elems)))
   `NDP_ASSERT(loc_km1_a, st_q != RdPfCheck || loc_km1_q == loc_k_q - 40'd1)
   `NDP_ASSERT(x_follows_line_a, st_q == RdIdle || !proto_q || !d_valid_q || x_q == {oline - {d_q.base, 15'd0}, 6'd0})
   `NDP_ASSERT(tsize_follows_desc_a, st_q == RdIdle || !proto_q

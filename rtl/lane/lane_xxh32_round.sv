@@ -55,7 +55,10 @@ module lane_xxh32_round #(
   assign kr = KRT[k_i*32 +: 32];
 
   // the new pair: P1 * (rotl(s) + rotl(c)) + mm + P1 * rotl(Kc)
-  xxh_cmul #(.W(32), .C(P1), .NX(2), .NA(2)) u_mul (
+  // arrivals in csa_tree units (half an XOR): behind another round the operands come from its
+  // tree (about 28) and mm from a register; kr follows k_i through a 16-entry table
+  localparam logic [7:0] XA = Select ? 8'd28 : 8'd0;
+  xxh_cmul #(.W(32), .C(P1), .NX(2), .NA(2), .XArr(XA), .AArr({XA + (Select ? 8'd24 : 8'd10), 8'd0})) u_mul (
     .x_i({rotl(c_i, 13), rotl(s_i, 13)}), .a_i({kr, mm_i}), .sum_o(s_o), .carry_o(c_o)
   );
 

@@ -28,6 +28,7 @@ module zstd_bitrd_bwd #(
   input  logic [63:0]             rdata_i
 );
   logic [191:0]            buf_q, buf_c, ins;
+  logic [7:0]              sh;   // this cycle's shift: padding strip or consume_i
   logic [7:0]              nv_q, nv_c, lz;
   logic [AddrW:0]          pos_q, beg_q, wbase, lo;
   logic signed [LeftW-1:0] left_q, left_c;
@@ -54,24 +55,29 @@ module zstd_bitrd_bwd #(
   assign left_o  = left_q;
   assign top     = buf_q[191:184];
 
+  // The word in flight is placed at the fill level before this cycle's shift (nv_q, a register) and
+  // shifts with the buffer, so consume_i reaches buf_q through one 192-bit shift, not through the
+  // new fill level and a second shift. Same bits: while a word is in flight ready_o needs
+  // nv_q >= 32 >= consume_i, and the strip shifts by at most 8 <= nv_q, so nothing is clamped.
   always_comb begin
     lz = 8'd0;
     for (int i = 0; i < 8; i++) if (top[i]) lz = 8'(7 - i);
-    buf_c  = buf_q;
+    sh     = 8'd0;
     nv_c   = nv_q;
     left_c = left_q;
     if (!strip_q && nv_q >= 8'd8 && top != 8'd0) begin
-      buf_c  = buf_q << (lz + 8'd1);
+      sh     = lz + 8'd1;
       nv_c   = nv_q - (lz + 8'd1);
       left_c = left_q - LeftW'(lz1);
     end else if (strip_q) begin
-      buf_c  = buf_q << consume_i;
+      sh     = {2'b00, consume_i};
       nv_c   = (nv_q > {2'b00, consume_i}) ? nv_q - {2'b00, consume_i} : 8'd0;
       left_c = left_q - LeftW'(consume_i);
     end
     val = (rdata_i >> {skip_q, 3'b000}) & ((nb_q >= 4'd8) ? '1 : ((64'd1 << {nb_q[2:0], 3'b000}) - 64'd1));
-    ins = {val, 128'd0} >> nv_c;
+    ins = {val, 128'd0} >> nv_q;
     ins = ins << (8'd64 - {1'b0, nb_q, 3'b000});
+    buf_c = (infl_q ? (buf_q | ins) : buf_q) << sh;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -89,7 +95,7 @@ module zstd_bitrd_bwd #(
       err_q   <= (end_i <= begin_i);
       infl_q  <= 1'b0;
     end else begin
-      buf_q  <= infl_q ? (buf_c | ins) : buf_c;
+      buf_q  <= buf_c;
       nv_q   <= infl_q ? nv_c + {1'b0, nb_q, 3'b000} : nv_c;
       left_q <= left_c;
       if (!strip_q && nv_q >= 8'd8) begin
@@ -105,6 +111,11 @@ module zstd_bitrd_bwd #(
     end
   end
 
+  // the previous form, for the check: shift the buffer, then place the word at the new fill level
+  logic [191:0] ref_ins, ref_buf;
+  assign ref_ins = ({val, 128'd0} >> nv_c) << (8'd64 - {1'b0, nb_q, 3'b000});
+  assign ref_buf = infl_q ? ((buf_q << sh) | ref_ins) : (buf_q << sh);
+  `NDP_ASSERT(shift_once_a, init_i || buf_c == ref_buf)
   `NDP_ASSERT(consume_when_ready_a, init_i || consume_i == '0 || ready_o)
   `NDP_ASSERT(consume_legal_a, consume_i <= 6'd32)
 endmodule

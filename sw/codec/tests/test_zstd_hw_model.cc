@@ -208,12 +208,6 @@ TEST(ZstdHwModel, RealPlanesRatio) {
   EXPECT_GT(r_bitsh, r_bits);
 }
 
-}  // namespace
-}  // namespace ndp
-
-namespace ndp {
-namespace {
-
 // The stories260K EXPBYTE planes with a sequences-mode candidate that the RTL lacks so far (docs/
 // zstd_encoder.md "Not done"): the finder hashing 8 bytes and Huffman-coded literals. Measures what
 // the lane would store (the smallest of its candidates) against the golden model's choice (the
