@@ -165,6 +165,7 @@ module codec_lane_enc #(
       .in_last_i   (in_last_i),
       .in_size_i   (in_raw_size_i),
       .in_huf_i    (in_plane_id_i == 8'h40),
+      .in_hl_i     (1'b0),
       .in_first_i  (1'b1),
       .in_lastblk_i(1'b1),
       .in_total_i  (32'(in_raw_size_i)),

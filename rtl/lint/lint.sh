@@ -30,7 +30,7 @@ lint_run() {
 }
 lint_run "$OUT/lint.log"
 # Parameter points whose generate branches the default run does not elaborate.
-EXTRA=("codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8")
+EXTRA=("codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8 -GHufLits=1")
 for e in "${EXTRA[@]}"; do
   read -r top params <<< "$e"
   # shellcheck disable=SC2086

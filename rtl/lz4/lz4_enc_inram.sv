@@ -6,12 +6,16 @@
 /// Registers: two replicas of Banks byte-wide ram_1r1w banks (bank = position mod Banks, so a
 /// run of up to Banks consecutive bytes touches each bank once) and the low position bits of each
 /// read, registered to rotate the bank outputs back into order. Reads have one cycle of latency.
+/// PortA = 0 leaves out port A and its replica (zstd_encoder's literal buffer: port B only), and
+/// AlignedWrites = 0 allows writes at any position (up to P bytes still touch each bank once).
 `include "ndp_assert.svh"
 
 module lz4_enc_inram #(
   parameter int unsigned P             = 8,
   parameter int unsigned OutBytes      = 16,
   parameter int unsigned MaxBlockBytes = 65536,
+  parameter bit          PortA         = 1'b1,
+  parameter bit          AlignedWrites = 1'b1,
   localparam int unsigned Banks = (P > OutBytes) ? P : OutBytes,
   localparam int unsigned LB    = $clog2(Banks),
   localparam int unsigned Rows  = MaxBlockBytes / Banks,
@@ -32,7 +36,9 @@ module lz4_enc_inram #(
   logic [RW-1:0] waddr [Banks];
   logic [7:0]    wdata [Banks];
   logic          we    [Banks];
-  logic [RW-1:0] aaddr [Banks];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [RW-1:0] aaddr [Banks];        // unused without port A
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [RW-1:0] baddr [Banks];
   logic [7:0]    ard   [Banks];
   logic [7:0]    brd   [Banks];
@@ -55,19 +61,23 @@ module lz4_enc_inram #(
   for (genvar b = 0; b < Banks; b++) begin : gen_bank
     // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
     // unpacked-array element (the RAM then vanished from synthesis)
-    logic [7:0] rd_ard;
-    ram_1r1w #(.Width(8), .Depth(Rows)) u_a (
-      .clk_i,
-      .rst_ni,
-      .we_i   (we[b]),
-      .waddr_i(waddr[b]),
-      .wlane_i(1'b1),
-      .wdata_i(wdata[b]),
-      .re_i   (1'b1),
-      .raddr_i(aaddr[b]),
-      .rdata_o(rd_ard)
-    );
-    assign ard[b] = rd_ard;
+    if (PortA) begin : gen_a
+      logic [7:0] rd_ard;
+      ram_1r1w #(.Width(8), .Depth(Rows)) u_a (
+        .clk_i,
+        .rst_ni,
+        .we_i   (we[b]),
+        .waddr_i(waddr[b]),
+        .wlane_i(1'b1),
+        .wdata_i(wdata[b]),
+        .re_i   (1'b1),
+        .raddr_i(aaddr[b]),
+        .rdata_o(rd_ard)
+      );
+      assign ard[b] = rd_ard;
+    end else begin : gen_no_a
+      assign ard[b] = 8'h00;
+    end
     // the macro's read port on a plain net: Yosys 0.23 drops a black-box output bound to an
     // unpacked-array element (the RAM then vanished from synthesis)
     logic [7:0] rd_brd;
@@ -97,5 +107,5 @@ module lz4_enc_inram #(
 
   `NDP_ASSERT_INIT(params_a, (Banks & (Banks - 1)) == 0 && Rows * Banks == MaxBlockBytes &&
                    (MaxBlockBytes & (MaxBlockBytes - 1)) == 0)
-  `NDP_ASSERT(aligned_write_a, !we_i || wpos_i[$clog2(P)-1:0] == '0)
+  `NDP_ASSERT(aligned_write_a, !AlignedWrites || !we_i || wpos_i[$clog2(P)-1:0] == '0)
 endmodule

@@ -12,6 +12,11 @@
 /// while a run is copied). Every read has one cycle of latency; one read is in flight at most and a
 /// read is issued only when the queue has room for it. Registers: phase, counters, the in-flight
 /// read, the current literal run, the output byte queue.
+///
+/// A sequences block whose literals have a Huffman tree (tree_ok_i: zstd_encoder with HufLits) takes
+/// the Huffman literals section (header, tree, jump table, the 1 or 4 streams of the literals) when
+/// it is smaller than the raw one, as huffman_literals_section() does; its FSE bitstream then
+/// starts at word fs_i[0] of region 0 and goes on at word fs_i[k] of region k (behind the streams).
 `include "ndp_assert.svh"
 
 module zstd_enc_emit #(
@@ -35,7 +40,8 @@ module zstd_enc_emit #(
   // sequences
   input  logic [16:0]     nlit_i,
   input  logic [14:0]     nseq_i,
-  input  logic [16:0]     sbytes_i,     // FSE bitstream bytes (regions 0.., linear)
+  input  logic [16:0]     sbytes_i,     // FSE bitstream bytes (regions 0.., from fs_i)
+  input  logic [4*RWW-1:0] fs_i,        // first word of the FSE bitstream in each region
   // read ports (data the cycle after the address)
   output logic [3:0]      tree_addr_o,  // 8-byte words
   input  logic [63:0]     tree_data_i,
@@ -64,21 +70,25 @@ module zstd_enc_emit #(
 
   // ---------------------------------------------------------------------------------------------
   // Sizes and the kind decision
-  logic [17:0] hcontent, scontent;
+  logic [17:0] hcontent, scontent, lsize;
+  logic [16:0] hn;                      // bytes the Huffman streams code
   logic [2:0]  lh_n, slh_n, sh_n;
   logic [3:0]  fh_n;
-  logic        four, huf_ok, seq_ok;
+  logic        four, lits_ok, huf_ok, hl, seq_ok;
   logic [1:0]  kind;
   always_comb begin
-    four     = n_i >= 17'd1024;
+    hn       = (kind_i == KSeq) ? nlit_i : n_i;
+    four     = hn >= 17'd1024;
     hcontent = 18'(tlen_i) + (four ? 18'd6 : 18'd0) + 18'(ssize_i[15:0]) + 18'(ssize_i[31:16]) +
                18'(ssize_i[47:32]) + 18'(ssize_i[63:48]);
-    lh_n     = !four ? 3'd3 : ((n_i <= 17'd16383 && hcontent <= 18'd16383) ? 3'd4 : 3'd5);
-    huf_ok   = tree_ok_i && (four || hcontent <= 18'd1023) &&
-               (18'(lh_n) + hcontent + 18'd1 <= 18'(n_i));
+    lh_n     = !four ? 3'd3 : ((hn <= 17'd16383 && hcontent <= 18'd16383) ? 3'd4 : 3'd5);
+    lits_ok  = tree_ok_i && (four || hcontent <= 18'd1023);
+    huf_ok   = lits_ok && (18'(lh_n) + hcontent + 18'd1 <= 18'(n_i));
     slh_n    = (nlit_i <= 17'd31) ? 3'd1 : ((nlit_i <= 17'd4095) ? 3'd2 : 3'd3);
+    hl       = lits_ok && (18'(lh_n) + hcontent < 18'(slh_n) + 18'(nlit_i));
+    lsize    = hl ? 18'(lh_n) + hcontent : 18'(slh_n) + 18'(nlit_i);
     sh_n     = (nseq_i < 15'd128) ? 3'd1 : ((nseq_i < 15'h7F00) ? 3'd2 : 3'd3);
-    scontent = 18'(slh_n) + 18'(nlit_i) + 18'(sh_n) + ((nseq_i != '0) ? 18'd1 + 18'(sbytes_i) : 18'd0);
+    scontent = lsize + 18'(sh_n) + ((nseq_i != '0) ? 18'd1 + 18'(sbytes_i) : 18'd0);
     seq_ok   = scontent < 18'(n_i);
     fh_n     = !first_i ? 4'd0 : ((total_i <= 32'd255) ? 4'd6 : ((total_i <= 32'd65791) ? 4'd7 : 4'd9));
     unique case (kind_i)
@@ -87,6 +97,14 @@ module zstd_enc_emit #(
       KSeq:    kind = seq_ok ? KSeq : KRaw;
       default: kind = KRaw;
     endcase
+  end
+
+  // Compressed_Literals_Block header of hn literals
+  logic [39:0] huf_lh;
+  always_comb begin
+    if (!four) huf_lh = 40'({hcontent[9:0], hn[9:0], 2'b00, 2'b10});
+    else if (lh_n == 3'd4) huf_lh = 40'({hcontent[13:0], hn[13:0], 2'b10, 2'b10});
+    else huf_lh = 40'({hcontent[17:0], 18'(hn), 2'b11, 2'b10});
   end
 
   // header bytes: frame header (<= 9), block header (3), literals section header (<= 5): <= 17
@@ -109,14 +127,13 @@ module zstd_enc_emit #(
       KHuf: begin
         ln    = lh_n;
         bsize = 18'(lh_n) + hcontent + 18'd1;
-        if (!four) lh = 40'({hcontent[9:0], n_i[9:0], 2'b00, 2'b10});
-        else if (lh_n == 3'd4) lh = 40'({hcontent[13:0], n_i[13:0], 2'b10, 2'b10});
-        else lh = 40'({hcontent[17:0], 18'(n_i), 2'b11, 2'b10});
+        lh    = huf_lh;
       end
       KSeq: begin
-        ln    = slh_n;
+        ln    = hl_q ? lh_n : slh_n;
         bsize = scontent;
-        if (slh_n == 3'd1) lh = 40'({nlit_i[4:0], 1'b0, 2'b00});
+        if (hl_q) lh = huf_lh;
+        else if (slh_n == 3'd1) lh = 40'({nlit_i[4:0], 1'b0, 2'b00});
         else if (slh_n == 3'd2) lh = 40'({nlit_i[11:0], 2'b01, 2'b00});
         else lh = 40'({3'b000, nlit_i[16:0], 2'b11, 2'b00});
       end
@@ -164,6 +181,8 @@ module zstd_enc_emit #(
   // ---------------------------------------------------------------------------------------------
   // Phases
   logic [1:0]  kind_q;
+  logic        hl_q;                    // sequences block with Huffman literals
+  logic        lits_q;                  // EReg copies the literal streams (else the FSE bitstream)
   logic [17:0] left_q;                  // bytes of the current copy not yet read
   logic [15:0] pos_q;                   // ring position of the next read
   logic [3:0]  tw_q;                    // tree word
@@ -251,6 +270,8 @@ module zstd_enc_emit #(
       fly_src_q <= '0;
       pushed_q  <= 1'b0;
       bytes_q   <= '0;
+      hl_q      <= 1'b0;
+      lits_q    <= 1'b0;
     end else begin
       fly_n_q   <= rd ? rd_n : 6'd0;
       sv_q      <= 1'b1;
@@ -262,7 +283,7 @@ module zstd_enc_emit #(
           2'd0: tw_q <= tw_q + 4'd1;
           2'd1: begin
             if (32'(ra_q) == RegWords - 1) begin
-              ra_q  <= '0;
+              ra_q  <= fs_i[32'(2'(sel_q + 2'd1))*RWW +: RWW];
               sel_q <= sel_q + 2'd1;
             end else begin
               ra_q <= ra_q + 1'b1;
@@ -275,6 +296,7 @@ module zstd_enc_emit #(
       if (start_i) begin
         ph_q    <= EHdr;
         kind_q  <= kind;
+        hl_q    <= kind == KSeq && hl;
         bytes_q <= '0;
       end else begin
         unique case (ph_q)
@@ -286,12 +308,16 @@ module zstd_enc_emit #(
             e_q   <= '0;
             sv_q  <= 1'b0;
             left_q <= '0;
+            lits_q <= kind_q == KHuf || hl_q;
             unique case (kind_q)
               KHuf: begin
                 ph_q   <= ETree;
                 left_q <= 18'(tlen_i);
               end
-              KSeq: ph_q <= ELit;
+              KSeq: begin
+                ph_q   <= hl_q ? ETree : ELit;
+                left_q <= hl_q ? 18'(tlen_i) : '0;
+              end
               KRaw: begin
                 ph_q   <= ERaw;
                 pos_q  <= base_i;
@@ -306,14 +332,17 @@ module zstd_enc_emit #(
           end
           EJump: ph_q <= EReg;
           EReg: if (left_q == '0) begin
-            // next stream (Huffman) or the end of the bitstream (sequences)
-            if (kind_q == KHuf && four && k_q != 2'd3) begin
+            // the next literal stream, the end of the literals (Huffman block: the zero sequences
+            // byte; sequences block: its sequences section) or the end of the FSE bitstream
+            if (lits_q && four && k_q != 2'd3) begin
               k_q    <= k_q + 2'd1;
               sel_q  <= k_q + 2'd1;
               ra_q   <= '0;
               left_q <= 18'(ssize_i[(32'(k_q) + 1)*16 +: 16]);
+            end else if (lits_q) begin
+              ph_q <= (kind_q == KHuf) ? ETail : ESeqHdr;
             end else begin
-              ph_q <= (kind_q == KHuf) ? ETail : EEnd;
+              ph_q <= EEnd;
             end
           end
           ELit: begin
@@ -332,8 +361,9 @@ module zstd_enc_emit #(
           end
           ESeqHdr: begin
             ph_q   <= (nseq_i != '0) ? EReg : EEnd;
+            lits_q <= 1'b0;
             sel_q  <= '0;
-            ra_q   <= '0;
+            ra_q   <= fs_i[0 +: RWW];
             left_q <= 18'(sbytes_i);
           end
           ERaw: if (left_q == '0) ph_q <= EEnd;

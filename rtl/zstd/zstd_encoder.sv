@@ -3,7 +3,8 @@
 ///
 /// Input: one block (job) per packet, beats of InBytes bytes except the last, with the job's fields
 /// held for the packet: in_size_i (1..MaxBlockBytes), in_huf_i (Huffman mode: the spec 4.3
-/// literals-only block for EXPBYTE planes), in_first_i (the block opens a frame: the frame header
+/// literals-only block for EXPBYTE planes), in_hl_i (a sequences job's literals Huffman-coded,
+/// with HufLits), in_first_i (the block opens a frame: the frame header
 /// with Frame_Content_Size in_total_i goes in front), in_lastblk_i (Last_Block). Output: the block
 /// (and frame header) in beats of 32 bytes except the last (out_last_o), out_kind_o = the block kind
 /// written (0 raw, 1 RLE, 2 sequences, 3 Huffman).
@@ -15,6 +16,13 @@
 /// into the region RAMs; then zstd_enc_emit writes the block). So a block's input and its code
 /// build overlap the previous block's streams and output; the input ring holds two blocks (up to
 /// MaxBlockBytes/2 each for the overlap).
+///
+/// HufLits = 1 Huffman-codes the literals of sequences jobs that ask for it (in_hl_i; zstd_hw_model.h
+/// ZstdHwParams::huffman_literals): in the encode stage such a job first copies its literal runs
+/// from the ring into the literal buffer and the histogram (zstd_enc_litgather), builds their code
+/// into the table half it reserves, runs the streams over the literal buffer, then the sequence
+/// encoder writes its bitstream behind the streams in the region RAMs; the emitter takes the smaller
+/// literals section. While such a job has not built its code, no Huffman job starts to be counted.
 `include "ndp_assert.svh"
 
 module zstd_encoder #(
@@ -26,6 +34,7 @@ module zstd_encoder #(
   parameter int unsigned HashBanks     = 64,
   parameter int unsigned MatchBytes    = 16,
   parameter int unsigned MaxBlockBytes = 65536,
+  parameter int unsigned HufLits       = 0,
   localparam int unsigned ICW      = $clog2(InBytes + 1),
   localparam int unsigned CntW     = $clog2(MaxBlockBytes + 1),
   localparam int unsigned RegWords = (MaxBlockBytes * 11 / 32 + 32) / 32 + 1,
@@ -40,6 +49,7 @@ module zstd_encoder #(
   input  logic                 in_last_i,
   input  logic [16:0]          in_size_i,
   input  logic                 in_huf_i,
+  input  logic                 in_hl_i,       // sequences job: Huffman-code its literals (HufLits)
   input  logic                 in_first_i,
   input  logic                 in_lastblk_i,
   input  logic [31:0]          in_total_i,
@@ -52,8 +62,8 @@ module zstd_encoder #(
 );
   localparam int unsigned SeqW = 16 + 17 + 16 + 17 + 1;
 
-  // job record {n[16:0], huf, first, lastblk, total[31:0], base[15:0], v0[7:0], eq}: field offsets
-  localparam int unsigned JW = 77, JN = 60, JHuf = 59, JFirst = 58, JLast = 57, JTot = 25, JBase = 9,
+  // job record {hl, n[16:0], huf, first, lastblk, total[31:0], base[15:0], v0[7:0], eq}: field offsets
+  localparam int unsigned JW = 78, JHl = 77, JN = 60, JHuf = 59, JFirst = 58, JLast = 57, JTot = 25, JBase = 9,
                           JV0 = 1, JEq = 0;
 
   // ---------------------------------------------------------------------------------------------
@@ -80,7 +90,8 @@ module zstd_encoder #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [15:0] f_base;
 
-  assign start_ok   = !c_v_q && (!in_huf_i || hist_ready);
+  logic hl_pend;                       // a sequences job ahead may still need the histogram
+  assign start_ok   = !c_v_q && (!in_huf_i || (hist_ready && !hl_pend));
   assign in_ready_o = f_in_ready && (open_q || start_ok);
   assign in_hs      = in_valid_i && in_ready_o;
 
@@ -175,7 +186,12 @@ module zstd_encoder #(
   logic [RWW-1:0] se_wa;
   logic [255:0]   se_wd;
   logic [16:0]    se_bytes;
-  assign seq_ra = se_busy_q ? se_ra : em_seq_addr[$clog2(MaxBlockBytes/4)-1:0];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [14:0] ga_seq_addr;            // entries 0..nseq, nseq < Depth
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign seq_ra = se_busy_q ? se_ra :
+                  ((eph_q == EGather) ? ga_seq_addr[$clog2(MaxBlockBytes/4)-1:0] :
+                   em_seq_addr[$clog2(MaxBlockBytes/4)-1:0]);
   ram_1r1w #(.Width(67), .Depth(MaxBlockBytes / 4)) u_seqram (
     .clk_i, .rst_ni,
     .we_i   (sst_we),
@@ -188,14 +204,21 @@ module zstd_encoder #(
   );
 
   logic            h_rd_start, h_rd_valid, h_rd_last;
+  logic            h_add, h_in_add, ga_wr;
+  logic [InBytes*8-1:0] h_data, ga_wd;
+  logic [ICW-1:0]  h_cnt, ga_cnt;
+  assign h_in_add = in_hs && (open_q ? c_q[JHuf] : in_huf_i);
+  assign h_add    = h_in_add || ga_wr;
+  assign h_data   = ga_wr ? ga_wd : in_data_i;
+  assign h_cnt    = ga_wr ? ga_cnt : in_cnt_i;
   logic [7:0]      h_rd_sym;
   logic [CntW-1:0] h_rd_cnt;
   zstd_enc_hist #(.InBytes(InBytes), .MaxBlockBytes(MaxBlockBytes)) u_hist (
     .clk_i, .rst_ni,
     .ready_o   (hist_ready),
-    .add_i     (in_hs && (open_q ? c_q[JHuf] : in_huf_i)),
-    .data_i    (in_data_i),
-    .cnt_i     (in_cnt_i),
+    .add_i     (h_add),
+    .data_i    (h_data),
+    .cnt_i     (h_cnt),
     .rd_start_i(h_rd_start),
     .rd_valid_o(h_rd_valid),
     .rd_sym_o  (h_rd_sym),
@@ -220,7 +243,7 @@ module zstd_encoder #(
 
   zstd_enc_build #(.CntW(CntW)) u_build (
     .clk_i, .rst_ni,
-    .start_i        (mv_cb && c_q[JHuf] && !c_q[JEq]),
+    .start_i        ((mv_cb && c_q[JHuf] && !c_q[JEq]) || hl_build),
     .clear_i        (mv_cb && c_q[JHuf] && c_q[JEq]),     // counted, but stored as RLE
     .hist_rd_start_o(h_rd_start),
     .hist_rd_valid_i(h_rd_valid),
@@ -242,7 +265,7 @@ module zstd_encoder #(
 
   // ---------------------------------------------------------------------------------------------
   // Encode stage: streams, then the emitter
-  typedef enum logic [1:0] {EIdle, EStreams, ESeq, EEmit} eph_e;
+  typedef enum logic [2:0] {EIdle, EGather, EBuild, EStreams, ESeq, EEmit} eph_e;
   eph_e        eph_q;
   logic        e_tok_q;               // the job's tree exists
   logic [7:0]  e_tlen_q;
@@ -259,15 +282,23 @@ module zstd_encoder #(
   logic [16:0] seg;
   logic [1:0]  em_kind, kind_req;
 
-  assign e_four = e_n >= 17'd1024;
-  assign seg    = (e_n + 17'd3) >> 2;
+  // Huffman streams: the block (Huffman job, from the ring) or its literals (HufLits sequences job
+  // with a code, from the literal buffer)
+  logic        hl_job, hl_build, hl_streams;
+  logic [16:0] e_hn;
+  assign hl_job     = e_v_q && e_q[JHl] && !e_huf && !e_eq && sst_nlit != '0;
+  assign hl_build   = eph_q == EGather && ga_done;
+  assign hl_streams = eph_q == EBuild && bd_done && bd_ok;
+  assign e_hn   = e_huf ? e_n : sst_nlit;
+  assign e_four = e_hn >= 17'd1024;
+  assign seg    = (e_hn + 17'd3) >> 2;
   always_comb begin
     for (int k = 0; k < 4; k++) begin
-      s_beg[k*16 +: 16] = e_base + 16'(32'(seg) * k);
-      s_len[k*17 +: 17] = !e_four ? ((k == 0) ? e_n : 17'd0) :
-                          ((k == 3) ? e_n - 17'(3 * 32'(seg)) : seg);
-      s_start[k]        = (eph_q == EIdle) && e_v_q && e_huf && !e_eq && e_tok_q &&
-                          !em_busy_q && (k == 0 || e_four);
+      s_beg[k*16 +: 16] = (e_huf ? e_base : 16'd0) + 16'(32'(seg) * k);
+      s_len[k*17 +: 17] = !e_four ? ((k == 0) ? e_hn : 17'd0) :
+                          ((k == 3) ? e_hn - 17'(3 * 32'(seg)) : seg);
+      s_start[k]        = (((eph_q == EIdle) && e_v_q && e_huf && !e_eq && e_tok_q && !em_busy_q) ||
+                           hl_streams) && (k == 0 || e_four);
     end
   end
 
@@ -283,7 +314,11 @@ module zstd_encoder #(
     .out_ready_i(1'b1),
     .idx_o      (g_idx)
   );
-  assign ring_pos = (eph_q == EStreams) ? s_rq_pos[32'(g_idx)*16 +: 16] : em_ring_pos;
+  logic [15:0]  ga_ring_pos;
+  logic [255:0] lit_data, s_rd_data;
+  assign ring_pos  = (eph_q == EStreams) ? s_rq_pos[32'(g_idx)*16 +: 16] :
+                     ((eph_q == EGather) ? ga_ring_pos : em_ring_pos);
+  assign s_rd_data = e_huf ? ring_data : lit_data;
 
   // code table replicas: 4 per stream, halves selected by the job
   for (genvar r = 0; r < 16; r++) begin : gen_tab
@@ -313,7 +348,7 @@ module zstd_encoder #(
       .rq_grant_i(s_grant[k]),
       .rq_pos_o  (s_rq_pos[k*16 +: 16]),
       .rs_valid_i(s_resp_q[k]),
-      .rs_data_i (ring_data),
+      .rs_data_i (s_rd_data),
       .tab_addr_o(s_tab_addr[k*32 +: 32]),
       .tab_data_i(s_tab_data[k*60 +: 60]),
       .wr_o      (s_wr[k]),
@@ -353,13 +388,27 @@ module zstd_encoder #(
     for (int k = 0; k < 4; k++) e_size[k*16 +: 16] = (k == 0 || e_four) ? s_size[k*16 +: 16] : 16'd0;
   end
   // sequences jobs: the sequence encoder first (when there are sequences)
-  logic           e_seqs;
+  // region words below each stream's end hold literal streams of a HufLits job: the FSE bitstream
+  // goes behind them
+  logic           e_seqs, lit_done;
+  logic [4*RWW-1:0] e_fs;
+  always_comb begin
+    for (int k = 0; k < 4; k++)
+      e_fs[k*RWW +: RWW] = ((HufLits != 0) && e_q[JHl] && !e_huf && e_tok_q) ?
+                           RWW'((e_size[k*16 +: 16] + 16'd31) >> 5) : '0;
+  end
   assign e_seqs   = !e_huf && !e_eq && sst_nseq != '0;
-  assign se_start = (eph_q == EIdle) && e_v_q && !em_busy_q && !se_busy_q && e_seqs;
+  // the job's literal work is done: none (the streams of a Huffman job start from EIdle), its
+  // literals have no code, or the streams are done
+  assign lit_done = ((eph_q == EIdle) && !(e_huf && !e_eq && e_tok_q) && !hl_job) ||
+                    (eph_q == EBuild && bd_done && !bd_ok) ||
+                    (eph_q == EStreams && s_done[0] && (!e_four || &s_done));
+  assign se_start = lit_done && e_v_q && !em_busy_q && !se_busy_q && e_seqs;
   zstd_enc_seqenc #(.Depth(MaxBlockBytes / 4), .RegWords(RegWords)) u_seqenc (
     .clk_i, .rst_ni,
     .start_i  (se_start),
     .nseq_i   (sst_nseq),
+    .fs_i     (e_fs),
     .raddr_o  (se_ra),
     .rdata_i  (seq_rd[50:0]),
     .wr_o     (se_wr),
@@ -371,10 +420,7 @@ module zstd_encoder #(
   );
 
   assign kind_req = e_eq ? 2'd1 : (e_huf ? 2'd3 : 2'd2);
-  assign em_start = e_v_q && !em_busy_q &&
-                    ((eph_q == EIdle && !(e_huf && !e_eq && e_tok_q) && !e_seqs) ||
-                     (eph_q == EStreams && s_done[0] && (!e_four || &s_done)) ||
-                     (eph_q == ESeq && se_done));
+  assign em_start = e_v_q && !em_busy_q && ((lit_done && !e_seqs) || (eph_q == ESeq && se_done));
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic [17:0] em_bytes;
@@ -395,6 +441,7 @@ module zstd_encoder #(
     .nlit_i     (sst_nlit),
     .nseq_i     (e_seqs ? sst_nseq : 15'd0),
     .sbytes_i   (se_bytes),
+    .fs_i       (e_fs),
     .tree_addr_o(em_ta),
     .tree_data_i(tree_rd),
     .reg_sel_o  (em_sel),
@@ -415,6 +462,61 @@ module zstd_encoder #(
   );
   assign out_kind_o = em_kind;
   assign blk_done   = em_done;
+
+  // literals of a HufLits sequences job: gathered from the ring into the histogram and the literal
+  // buffer (read by the streams)
+  logic        ga_start, ga_done;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0] ga_wpos;                // only the literal buffer (HufLits) reads it
+  logic [16:0] ga_nlit;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign ga_start = (HufLits != 0) && (eph_q == EIdle) && hl_job && !em_busy_q && hist_ready;
+  if (HufLits != 0) begin : gen_lits
+    zstd_enc_litgather #(.InBytes(InBytes)) u_gather (
+      .clk_i, .rst_ni,
+      .start_i   (ga_start),
+      .nseq_i    (sst_nseq),
+      .seq_addr_o(ga_seq_addr),
+      .seq_data_i(seq_rd[66:34]),
+      .ring_pos_o(ga_ring_pos),
+      .ring_data_i(ring_data[InBytes*8-1:0]),
+      .wr_o      (ga_wr),
+      .wr_pos_o  (ga_wpos),
+      .wr_data_o (ga_wd),
+      .wr_cnt_o  (ga_cnt),
+      .done_o    (ga_done),
+      .nlit_o    (ga_nlit)
+    );
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [InBytes*8-1:0] lb_a_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    lz4_enc_inram #(
+      .P(InBytes), .OutBytes(32), .MaxBlockBytes(MaxBlockBytes), .PortA(1'b0), .AlignedWrites(1'b0)
+    ) u_litbuf (
+      .clk_i, .rst_ni,
+      .we_i    (ga_wr),
+      .wpos_i  (ga_wpos),
+      .wdata_i (ga_wd),
+      .wcnt_i  (ga_cnt),
+      .a_pos_i (16'd0),
+      .a_data_o(lb_a_unused),
+      .b_pos_i (s_rq_pos[32'(g_idx)*16 +: 16]),
+      .b_data_o(lit_data)
+    );
+  end else begin : gen_no_lits
+    assign ga_seq_addr = '0;
+    assign ga_ring_pos = '0;
+    assign ga_wr       = 1'b0;
+    assign ga_wpos     = '0;
+    assign ga_wd       = '0;
+    assign ga_cnt      = '0;
+    assign ga_done     = 1'b0;
+    assign ga_nlit     = '0;
+    assign lit_data    = '0;
+  end
+  assign hl_pend = (HufLits != 0) && ((b_v_q && b_q[JHl] && !b_q[JHuf] && !b_q[JEq]) ||
+                               (e_v_q && e_q[JHl] && !e_huf && !e_eq &&
+                                (eph_q == EIdle || eph_q == EGather || eph_q == EBuild)));
 
   // ---------------------------------------------------------------------------------------------
   // Stage registers
@@ -458,8 +560,8 @@ module zstd_encoder #(
         if (!open_q) begin
           c_v_q    <= 1'b1;
           c_done_q <= 1'b0;
-          c_q      <= {in_size_i, in_huf_i, in_first_i, in_lastblk_i, in_total_i, f_base,
-                       in_data_i[7:0], beq};
+          c_q      <= {in_hl_i && HufLits != 0, in_size_i, in_huf_i, in_first_i, in_lastblk_i,
+                       in_total_i, f_base, in_data_i[7:0], beq};
         end else begin
           c_q[JEq] <= c_q[JEq] && beq;
         end
@@ -488,6 +590,16 @@ module zstd_encoder #(
         eph_q    <= EIdle;
       end
       // encode
+      if (ga_start) eph_q <= EGather;
+      if (hl_build) begin
+        eph_q    <= EBuild;
+        e_half_q <= hb_q;                       // the job's code goes into the free half
+      end
+      if (eph_q == EBuild && bd_done) begin   // EStreams, ESeq or EEmit start in this cycle
+        e_tok_q  <= bd_ok;
+        e_tlen_q <= bd_tlen;
+        hb_q     <= !hb_q;
+      end
       if (|s_start) eph_q <= EStreams;
       if (se_start) begin
         eph_q     <= ESeq;
@@ -515,12 +627,16 @@ module zstd_encoder #(
   `NDP_ASSERT_INIT(params_a, InBytes == 16 && MaxBlockBytes <= 65536 && MaxBlockBytes >= 1024 &&
                    (HashBytes == 4 || (HashBytes == 8 && MatchBytes >= 7)))
   `NDP_ASSERT_STREAM(in_stream_a, in_valid_i, in_ready_o,
-                     {in_data_i, in_cnt_i, in_last_i, in_size_i, in_huf_i, in_first_i, in_lastblk_i,
-                      in_total_i})
+                     {in_data_i, in_cnt_i, in_last_i, in_size_i, in_huf_i, in_hl_i, in_first_i,
+                      in_lastblk_i, in_total_i})
   `NDP_ASSERT_STREAM(out_stream_a, out_valid_o, out_ready_i, {out_data_o, out_cnt_o, out_last_o})
   `NDP_ASSERT(size_a, !in_valid_i || (in_size_i != '0 && 32'(in_size_i) <= MaxBlockBytes))
   `NDP_ASSERT(total_a, !(in_valid_i && in_first_i) || 32'(in_size_i) <= in_total_i)
   `NDP_ASSERT(beats_a, !in_hs || in_last_i == (rcv_q + 17'(in_cnt_i) == (open_q ? c_q[JN +: 17] : in_size_i)))
   `NDP_ASSERT(one_ring_read_a, !(eph_q == EStreams && g_v && em_busy_q))
   `NDP_ASSERT(build_done_known_a, !(mv_be && b_build_q) || bd_done)
+  `NDP_ASSERT(hist_one_user_a, !(h_in_add && ga_wr))
+  `NDP_ASSERT(build_one_user_a, !(hl_build && ((mv_cb && c_q[JHuf]) || b_build_q)))
+  `NDP_ASSERT(build_moves_on_a, !(eph_q == EBuild && bd_done) || |s_start || se_start || em_start)
+  `NDP_ASSERT(gather_nlit_a, !(eph_q == EGather && ga_done) || ga_nlit == sst_nlit)
 endmodule

@@ -27,7 +27,7 @@ ndp_verilate(Vcodec_lane codec_lane
           ${NDP_RTL_DIR}/zstd/zstd_enc_fsew.sv ${NDP_RTL_DIR}/zstd/zstd_enc_tree.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_build.sv ${NDP_RTL_DIR}/zstd/zstd_enc_huf_stream.sv
           ${NDP_RTL_DIR}/zstd/zstd_enc_emit.sv ${NDP_RTL_DIR}/zstd/zstd_enc_seqstore.sv
-          ${NDP_RTL_DIR}/zstd/zstd_enc_seqenc.sv ${NDP_RTL_DIR}/zstd/zstd_encoder.sv
+          ${NDP_RTL_DIR}/zstd/zstd_enc_seqenc.sv ${NDP_RTL_DIR}/zstd/zstd_enc_litgather.sv ${NDP_RTL_DIR}/zstd/zstd_encoder.sv
           ${NDP_RTL_DIR}/common/pfx_carry.sv ${NDP_RTL_LANE}/lane_xxh32_round.sv ${NDP_RTL_LANE}/lane_xxh32.sv ${NDP_RTL_LANE}/codec_lane_enc.sv
           ${NDP_RTL_LANE}/codec_lane_dec.sv ${NDP_RTL_LANE}/codec_lane.sv)
 # lane_xxh32 alone, at the lane's 32 B/cycle and at 16 B/cycle (tb/lane/test_lane_xxh32.cc)

@@ -36,6 +36,7 @@ struct EngineResult {
   std::vector<std::pair<std::string, std::string>> extra;  // more JSON fields (values pre-encoded)
   void add(const std::string& k, double v);
   void add(const std::string& k, uint64_t v);
+  void add(const std::string& k, bool v);                // JSON true / false
   void add(const std::string& k, const std::string& v);  // JSON string
 };
 

@@ -59,6 +59,7 @@ void EngineResult::add(const std::string& k, double v) {
   extra.emplace_back(k, b);
 }
 void EngineResult::add(const std::string& k, uint64_t v) { extra.emplace_back(k, std::to_string(v)); }
+void EngineResult::add(const std::string& k, bool v) { extra.emplace_back(k, v ? "true" : "false"); }
 void EngineResult::add(const std::string& k, const std::string& v) {
   std::string s = "\"";
   for (char c : v) {

@@ -81,6 +81,7 @@ else
   inb=$(tail -1 "$T/h8.log" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["in_bytes"])')
   check_json h8 "$inb" "$T/h8.zst"
   grep -q '"hash_bytes": 8,' "$T/h8.log" || bad "--hash-bytes 8 did not run the 8-byte build"
+  grep -q '"huffman_literals": true,' "$T/h8.log" || bad "--hash-bytes 8 did not run with Huffman literals"
   dec=$(zstd -q -d -c "$T/h8.zst" | wc -c)
   [ "$dec" = "$inb" ] || bad "--hash-bytes 8: zstd -d gives $dec bytes, the planes hold $inb"
 fi

@@ -29,10 +29,11 @@ set(NDP_RTL_ZSTD_ENC_SRC ${NDP_RTL_DIR}/common/ram_1r1w.sv ${NDP_RTL_DIR}/common
   ${NDP_RTL_ZSTD}/zstd_enc_hist.sv ${NDP_RTL_ZSTD}/zstd_enc_sort.sv ${NDP_RTL_ZSTD}/zstd_enc_pm.sv
   ${NDP_RTL_ZSTD}/zstd_enc_code.sv ${NDP_RTL_ZSTD}/zstd_enc_fsew.sv ${NDP_RTL_ZSTD}/zstd_enc_tree.sv
   ${NDP_RTL_ZSTD}/zstd_enc_build.sv ${NDP_RTL_ZSTD}/zstd_enc_huf_stream.sv ${NDP_RTL_ZSTD}/zstd_enc_emit.sv
-  ${NDP_RTL_ZSTD}/zstd_enc_seqstore.sv ${NDP_RTL_ZSTD}/zstd_enc_seqenc.sv
+  ${NDP_RTL_ZSTD}/zstd_enc_seqstore.sv ${NDP_RTL_ZSTD}/zstd_enc_seqenc.sv ${NDP_RTL_ZSTD}/zstd_enc_litgather.sv
   ${NDP_RTL_ZSTD}/zstd_encoder.sv)
 # zenc_public.vlt makes the finder's parameters public: the bench reads them from the model.
 list(APPEND NDP_RTL_ZSTD_ENC_SRC ${CMAKE_CURRENT_LIST_DIR}/zenc_public.vlt)
 ndp_verilate(Vzstd_encoder zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC})
-# The same with the finder hashing 8 bytes per position (docs/zstd_encoder.md "Hash bytes").
-ndp_verilate(Vzstd_encoder_h8 zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC} PARAMS -GHashBytes=8)
+# The candidate build: the finder hashing 8 bytes per position and Huffman-coded literals in
+# sequences blocks (docs/zstd_encoder.md "Hash bytes", "Huffman literals").
+ndp_verilate(Vzstd_encoder_h8 zstd_encoder SOURCES ${NDP_RTL_ZSTD_ENC_SRC} PARAMS -GHashBytes=8 -GHufLits=1)

@@ -68,19 +68,34 @@ size_t decode_all(const ZstdEncEnv<Model>& env, const std::vector<std::vector<ui
   return n;
 }
 
+// Sequences blocks with Huffman-coded literals in a run (golden model = RTL): in all, and with 4 streams.
+struct HufLitBlocks {
+  uint64_t all = 0, four = 0;
+};
+
 template <class Model = Vzstd_encoder>
-void run_frames(const std::vector<std::vector<uint8_t>>& srcs, const std::vector<int>& huf, size_t block,
-                double gap, double bp, bool rtl_decode) {
+HufLitBlocks run_frames(const std::vector<std::vector<uint8_t>>& srcs, const std::vector<int>& huf, size_t block,
+                        double gap, double bp, bool rtl_decode) {
+  HufLitBlocks hl;
   run_with_waves([&](const std::string& fst) {
     ZstdEncEnv<Model> env(test_seed(), fst, gap, bp);
+    // every third frame's sequences blocks keep raw literals (in_hl_i low; a HufLits = 0 build
+    // ignores the input)
     for (size_t i = 0; i < srcs.size(); ++i)
-      ASSERT_TRUE(env.push_frame(srcs[i], huf[i] != 0, std::min(block, srcs[i].size()), "frame " + std::to_string(i)));
+      ASSERT_TRUE(env.push_frame(srcs[i], huf[i] != 0, std::min(block, srcs[i].size()), "frame " + std::to_string(i),
+                                 i % 3 != 2));
     uint64_t total = 0;
     for (const auto& s : srcs) total += s.size();
     ASSERT_TRUE(env.run(40 * total + 20000 * srcs.size() + 100000));
     EXPECT_TRUE(env.finish());
     EXPECT_EQ(decode_all(env, srcs, rtl_decode), srcs.size());
+    for (const ZeFrame& f : env.frames())
+      for (const ZstdHwBlockInfo& b : f.model) {
+        hl.all += b.huffman_lits;
+        hl.four += b.huffman_lits && b.literals >= 1024;
+      }
   });
+  return hl;
 }
 
 // Frames of every data kind x size, appended to srcs with their mode (huf_of(n): Huffman mode).
@@ -249,18 +264,20 @@ std::vector<std::vector<uint8_t>> real_planes(bool expbyte, bool gpt2, std::stri
 // that does not shrink counts as the raw plane, as the lane stores it) and input bytes per cycle.
 struct PlaneRun {
   uint64_t raw = 0, out = 0;
+  uint64_t huf_lits = 0;  // sequences blocks whose literals are Huffman-coded (golden model, = the RTL's)
   double rate = 0;
   std::vector<std::vector<uint8_t>> frames;  // the RTL's
   double ratio() const { return static_cast<double>(raw) / static_cast<double>(out); }
 };
 
 template <class Model>
-PlaneRun run_planes(const std::vector<std::vector<uint8_t>>& planes, bool huf, const std::string& what) {
+PlaneRun run_planes(const std::vector<std::vector<uint8_t>>& planes, bool huf, const std::string& what,
+                    bool hl = false) {
   PlaneRun r;
   run_with_waves([&](const std::string& fst) {
     ZstdEncEnv<Model> env(test_seed(), fst, 0.0, 0.0);
     for (size_t i = 0; i < planes.size(); ++i) {
-      ASSERT_TRUE(env.push_frame(planes[i], huf, planes[i].size(), what + " " + std::to_string(i)));
+      ASSERT_TRUE(env.push_frame(planes[i], huf, planes[i].size(), what + " " + std::to_string(i), hl));
       r.raw += planes[i].size();
     }
     ASSERT_TRUE(env.run(40 * r.raw + 100000));
@@ -274,6 +291,7 @@ PlaneRun run_planes(const std::vector<std::vector<uint8_t>>& planes, bool huf, c
       EXPECT_EQ(d, planes[i]) << what << " " << i;
       r.out += std::min<size_t>(planes[i].size(), f.bytes.size());
       r.frames.push_back(f.bytes);
+      for (const ZstdHwBlockInfo& b : f.model) r.huf_lits += b.huffman_lits;
     }
     r.rate = static_cast<double>(r.raw) /
              static_cast<double>(env.frames().back().out_last - env.frames().front().in_first + 1);
@@ -326,12 +344,14 @@ TEST(ZstdEncoder, RealBitPlanesRate) {
   EXPECT_GE(r.rate, 4.0);
 }
 
-// The finder hashing 8 bytes per position (Vzstd_encoder_h8, HashBytes = 8): synthetic data of
-// every kind and size class in both modes with gaps and backpressure, each frame the golden
-// model's with hash_bytes = 8 (read from the build) and decoded by libzstd and the RTL decoder.
+// The candidate build (Vzstd_encoder_h8: HashBytes = 8, HufLits = 1): synthetic data of every
+// kind and size class in both modes with gaps and backpressure, each frame the golden model's with
+// hash_bytes = 8 and huffman_literals (read from the build) and decoded by libzstd and the RTL
+// decoder; sequences blocks with Huffman literals in 1 and in 4 streams occur.
 TEST(ZstdEncoder, Hash8EveryKindAndSize) {
   static_assert(ZencTop<Vzstd_encoder_h8>::type::HashBytes == 8);
   static_assert(ZencTop<Vzstd_encoder>::type::HashBytes == 4);
+  static_assert(ZencTop<Vzstd_encoder_h8>::type::HufLits == 1 && ZencTop<Vzstd_encoder>::type::HufLits == 0);
   Rng rng;
   std::vector<std::vector<uint8_t>> srcs;
   std::vector<int> huf;
@@ -339,27 +359,59 @@ TEST(ZstdEncoder, Hash8EveryKindAndSize) {
              srcs, huf);
   srcs.push_back(make_data(rng, 8, 65536));
   huf.push_back(0);
-  run_frames<Vzstd_encoder_h8>(srcs, huf, 65536, 0.2, 0.2, true);
+  const HufLitBlocks hl = run_frames<Vzstd_encoder_h8>(srcs, huf, 65536, 0.2, 0.2, true);
+  std::printf("Hash8EveryKindAndSize: %zu frames, %llu sequences blocks with Huffman literals (%llu with 4 streams)\n",
+              srcs.size(), static_cast<unsigned long long>(hl.all), static_cast<unsigned long long>(hl.four));
+  EXPECT_GT(hl.all, hl.four);
+  EXPECT_GT(hl.four, 0u);
 }
 
-// Real planes in sequences mode with the finder hashing 8 bytes: the bit-planes of the bench
-// (RealBitPlanesRate runs them with 4), and stories260K's EXPBYTE planes (the future sequences
-// candidate of EXPBYTE planes) with 8 and 4; ratio (raw literals, as the RTL writes them) and rate
-// back to back. docs/results/zstd_encoder.md ("Hash bytes") quotes them.
+// Real planes in sequences mode with the finder hashing 8 bytes and Huffman-coded literals
+// (Vzstd_encoder_h8): the bit-planes of the bench (RealBitPlanesRate runs them with 4 and raw
+// literals), and stories260K's EXPBYTE planes (the sequences candidate of EXPBYTE planes) against
+// the default build and the Huffman frames; ratio and rate back to back, and the bytes the smaller
+// of the Huffman frame and the sequences frame stores per plane. docs/results/zstd_encoder.md
+// ("Hash bytes") quotes them.
 TEST(ZstdEncoder, Hash8RealPlanes) {
   std::string why;
   const auto bits = real_planes(false, true, &why);
   const auto exps = real_planes(true, false, &why);
   if (bits.empty() || exps.empty()) GTEST_SKIP() << why;
+  // Huffman literals on 64 bit-planes (stories260K's first 4 chunks: every plane of a chunk): the
+  // code build per block costs (a full byte alphabet), so the rate is only printed
+  const std::vector<std::vector<uint8_t>> some(bits.begin(), bits.begin() + 64);
   const PlaneRun b8 = run_planes<Vzstd_encoder_h8>(bits, false, "bit-plane, 8-byte hash");
-  const PlaneRun e8 = run_planes<Vzstd_encoder_h8>(exps, false, "expbyte plane, 8-byte hash");
+  const PlaneRun r8 = run_planes<Vzstd_encoder_h8>(some, false, "bit-plane, 8-byte hash, raw literals");
+  const PlaneRun h8 = run_planes<Vzstd_encoder_h8>(some, false, "bit-plane, 8-byte hash, Huffman literals", true);
+  const PlaneRun e8 = run_planes<Vzstd_encoder_h8>(exps, false, "expbyte plane, 8-byte hash", true);
   const PlaneRun e4 = run_planes<Vzstd_encoder>(exps, false, "expbyte plane, 4-byte hash");
-  std::printf("zstd_encoder sequences mode, 8-byte hash: %zu real bit-planes of 4 KiB, ratio %.4f, %.2f input "
-              "B/cycle; %zu stories260K EXPBYTE planes, ratio %.4f, %.2f input B/cycle (4-byte hash: ratio %.4f, %.2f B/cycle)\n",
-              bits.size(), b8.ratio(), b8.rate, exps.size(), e8.ratio(), e8.rate, e4.ratio(), e4.rate);
+  uint64_t huf_bytes = 0, min_bytes = 0;
+  for (size_t i = 0; i < exps.size(); ++i) {
+    std::vector<uint8_t> ref;
+    const size_t h = write_huffman_frame(exps[i].data(), exps[i].size(), ref) ? ref.size() : exps[i].size();
+    huf_bytes += std::min(h, exps[i].size());
+    min_bytes += std::min({h, exps[i].size(), e8.frames[i].size()});
+  }
+  std::printf("zstd_encoder, 8-byte hash: %zu real bit-planes of 4 KiB with raw literals, ratio %.4f, %.2f input "
+              "B/cycle; %zu of them with Huffman literals: ratio %.4f, %.2f B/cycle (raw literals %.4f, %.2f), "
+              "%llu blocks with Huffman literals\n",
+              bits.size(), b8.ratio(), b8.rate, some.size(), h8.ratio(), h8.rate, r8.ratio(), r8.rate,
+              static_cast<unsigned long long>(h8.huf_lits));
+  std::printf("zstd_encoder, 8-byte hash, Huffman literals: %zu stories260K EXPBYTE planes in sequences mode, "
+              "ratio %.4f, %.2f input B/cycle, %llu with Huffman literals (4-byte hash, raw literals: ratio %.4f, "
+              "%.2f B/cycle); EXPBYTE bytes: Huffman frames %llu, smaller of the two per plane %llu\n",
+              exps.size(), e8.ratio(), e8.rate, static_cast<unsigned long long>(e8.huf_lits), e4.ratio(), e4.rate,
+              static_cast<unsigned long long>(huf_bytes), static_cast<unsigned long long>(min_bytes));
   EXPECT_GE(b8.rate, 4.0);
-  // fewer, longer matches: the 8-byte hash does not slow the sequences path down
-  EXPECT_GE(e8.rate, e4.rate);
+  EXPECT_EQ(b8.huf_lits, 0u);
+  EXPECT_GT(h8.huf_lits, 0u);
+  EXPECT_GT(e8.huf_lits, 0u);
+  EXPECT_EQ(e4.huf_lits, 0u);
+  // Huffman literals store less: on the bit-planes, and on the EXPBYTE planes' sequences frames;
+  // the smaller of those and the Huffman frame per plane beats the Huffman frames alone
+  EXPECT_GT(h8.ratio(), r8.ratio());
+  EXPECT_GT(e8.ratio(), e4.ratio());
+  EXPECT_LT(min_bytes, huf_bytes);
 }
 
 }  // namespace

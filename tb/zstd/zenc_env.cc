@@ -20,6 +20,7 @@ ZstdEncEnv<Model>::ZstdEncEnv(uint64_t seed, const std::string& fst, double gap,
     b.last = m->in_last_i;
     b.size = m->in_size_i;
     b.huf = m->in_huf_i;
+    b.hl = m->in_hl_i;
     b.first = m->in_first_i;
     b.lastblk = m->in_lastblk_i;
     b.total = m->in_total_i;
@@ -32,6 +33,7 @@ ZstdEncEnv<Model>::ZstdEncEnv(uint64_t seed, const std::string& fst, double gap,
     m->in_last_i = b.last;
     m->in_size_i = b.size;
     m->in_huf_i = b.huf;
+    m->in_hl_i = b.hl;
     m->in_first_i = b.first;
     m->in_lastblk_i = b.lastblk;
     m->in_total_i = b.total;
@@ -66,10 +68,13 @@ template <class Model>
 ZstdEncEnv<Model>::~ZstdEncEnv() = default;
 
 template <class Model>
-bool ZstdEncEnv<Model>::push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label) {
+bool ZstdEncEnv<Model>::push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label,
+                                   bool hl) {
   ZeFrame f;
   std::vector<uint8_t> ref;
-  Status st = zstd_hw_frame(src.data(), src.size(), huf, block_bytes, ref, &f.model, params_);
+  ZstdHwParams p = params_;
+  p.huffman_literals = p.huffman_literals && hl;
+  Status st = zstd_hw_frame(src.data(), src.size(), huf, block_bytes, ref, &f.model, p);
   if (!st.ok()) {
     fail("zstd_encoder env: " + label + ": " + st.message());
     return false;
@@ -88,6 +93,7 @@ bool ZstdEncEnv<Model>::push_frame(const std::vector<uint8_t>& src, bool huf, si
       in.last = b + in.cnt == len;
       in.size = static_cast<uint32_t>(len);
       in.huf = huf;
+      in.hl = hl;
       in.first = pos == 0;
       in.lastblk = pos + len == src.size();
       in.total = static_cast<uint32_t>(src.size());

@@ -5,7 +5,7 @@
 // with the model's. Shared by test_zstd_encoder.cc and the ndp-rtl engine zstd-encode.
 //
 // One environment per zstd_encoder build (Model: Vzstd_encoder, the defaults; Vzstd_encoder_h8,
-// HashBytes = 8). The golden model's match finder parameters are read from the build itself (the
+// HashBytes = 8 and HufLits = 1). The golden model's match finder parameters are read from the build itself (the
 // RTL's public parameters), so the comparison follows whatever the model was verilated with.
 #pragma once
 
@@ -32,10 +32,10 @@ namespace ndp::tb {
 struct ZeIn {
   std::array<uint8_t, 16> data{};
   uint8_t cnt = 0;
-  bool last = false, huf = false, first = false, lastblk = false;
+  bool last = false, huf = false, hl = false, first = false, lastblk = false;
   uint32_t size = 0, total = 0;
   bool operator==(const ZeIn& o) const {
-    return data == o.data && cnt == o.cnt && last == o.last && huf == o.huf && first == o.first &&
+    return data == o.data && cnt == o.cnt && last == o.last && huf == o.huf && hl == o.hl && first == o.first &&
            lastblk == o.lastblk && size == o.size && total == o.total;
   }
 };
@@ -68,7 +68,8 @@ struct ZencTop<Vzstd_encoder_h8> {
 };
 
 // The golden model's parameters of a zstd_encoder build: its finder's InBytes, HashBits, HashBytes,
-// HashBanks and MatchBytes (Lazy and BackExt are the finder's defaults, as in the model).
+// HashBanks and MatchBytes (Lazy and BackExt are the finder's defaults, as in the model), and whether
+// sequences blocks Huffman-code their literals (HufLits).
 template <class Model>
 ZstdHwParams zenc_params() {
   using T = typename ZencTop<Model>::type;
@@ -78,6 +79,7 @@ ZstdHwParams zenc_params() {
   p.finder.hash_bytes = static_cast<int>(T::HashBytes);
   p.finder.hash_banks = static_cast<int>(T::HashBanks);
   p.finder.match_bytes = static_cast<int>(T::MatchBytes);
+  p.huffman_literals = T::HufLits != 0;
   return p;
 }
 
@@ -87,9 +89,11 @@ class ZstdEncEnv {
   ZstdEncEnv(uint64_t seed, const std::string& fst, double gap, double backpressure);
   ~ZstdEncEnv();
 
-  // Queue the frame of src cut into blocks of block_bytes (Huffman mode when huf); its golden frame
-  // goes on the scoreboard. False (with a failure) when the model rejects the arguments.
-  bool push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label);
+  // Queue the frame of src cut into blocks of block_bytes (Huffman mode when huf; hl: its sequences
+  // blocks Huffman-code their literals, in a HufLits build); its golden frame goes on the
+  // scoreboard. False (with a failure) when the model rejects the arguments.
+  bool push_frame(const std::vector<uint8_t>& src, bool huf, size_t block_bytes, const std::string& label,
+                  bool hl = true);
   // Run until every queued frame came out (false on timeout, reported).
   bool run(uint64_t max_cycles);
   bool finish();  // scoreboard verdict and the block kinds

@@ -5,8 +5,9 @@
 // golden model (zstd_hw_frame, byte for byte) and decoded with libzstd: status "ok" when both hold.
 // Reported alongside: block kinds, the ratio, and libzstd's ratio at levels 1 and 3 on the same
 // input cut into the same blocks (each block its own frame, as the lane stores planes).
-// --hash-bytes 8 runs the build whose match finder hashes 8 bytes per position (Vzstd_encoder_h8,
-// docs/zstd_encoder.md "Hash bytes"; default 4, the engine's default).
+// --hash-bytes 8 runs the candidate build (Vzstd_encoder_h8): its match finder hashes 8 bytes per
+// position and its sequences blocks Huffman-code their literals (docs/zstd_encoder.md "Hash bytes",
+// "Huffman literals"; default 4 with raw literals, the engine's defaults).
 //
 // Plane mode (--plane expbyte|0..15): IN is a model (--input model, the default here, or fp32 /
 // elems as for the other engines); every chunk (--chunk, default 32768) of every tensor (of those
@@ -167,6 +168,7 @@ int encode(const rtl::EngineArgs& a, const Job& job, rtl::EngineResult& r) {
   r.add("libzstd_l3_ratio", static_cast<double>(in_bytes) / static_cast<double>(l3));
   r.add("mode", std::string(huf ? "huffman" : "sequences"));
   r.add("hash_bytes", static_cast<uint64_t>(env.params().finder.hash_bytes));
+  r.add("huffman_literals", env.params().huffman_literals);
   r.add("input_stalls", env.input_stalls());
   return 0;
 }
