@@ -73,9 +73,9 @@ for p in expbyte 3; do
 done
 grep -q '"huffman_blocks": 0,' "$T/p3.log" || bad "sequences mode wrote Huffman blocks"
 
-# (3) the build whose finder hashes 8 bytes (--hash-bytes 8) on stories260K's bit-plane 10: frames
+# (3) the build whose finder hashes 8 bytes (--hash-bytes 8), with Huffman literals, on stories260K's bit-plane 10: frames
 # byte for byte its golden model's (status ok), decoded by the zstd CLI
-if ! "$RTL" zstd-encode "$ST" "$T/h8.zst" --plane 10 --hash-bytes 8 >"$T/h8.log" 2>&1; then
+if ! "$RTL" zstd-encode "$ST" "$T/h8.zst" --plane 10 --hash-bytes 8 --huffman-literals >"$T/h8.log" 2>&1; then
   bad "--hash-bytes 8: ndp-rtl exited non-zero: $(tail -2 "$T/h8.log")"
 else
   inb=$(tail -1 "$T/h8.log" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["in_bytes"])')
@@ -88,7 +88,7 @@ fi
 grep -q '"huffman_blocks": 0,' "$T/pexpbyte.log" && bad "no EXPBYTE plane of stories260K became a Huffman block"
 
 # bad arguments: a non-zero exit and one error line on stderr (besides the runner's seed line)
-for args in "--block 0" "--plane 16" "--plane x" "--hash-bytes 5" "--hash-bytes x"; do
+for args in "--block 0" "--plane 16" "--plane x" "--hash-bytes 5" "--hash-bytes x" "--huffman-literals"; do
   # shellcheck disable=SC2086
   if "$RTL" zstd-encode "$T/in.bin" "$T/x.zst" $args >/dev/null 2>"$T/err.txt"; then
     bad "zstd-encode $args accepted"

@@ -5,9 +5,9 @@
 // golden model (zstd_hw_frame, byte for byte) and decoded with libzstd: status "ok" when both hold.
 // Reported alongside: block kinds, the ratio, and libzstd's ratio at levels 1 and 3 on the same
 // input cut into the same blocks (each block its own frame, as the lane stores planes).
-// --hash-bytes 8 runs the candidate build (Vzstd_encoder_h8): its match finder hashes 8 bytes per
-// position and its sequences blocks Huffman-code their literals (docs/zstd_encoder.md "Hash bytes",
-// "Huffman literals"; default 4 with raw literals, the engine's defaults).
+// --hash-bytes 8 runs the build Vzstd_encoder_h8, whose match finder hashes 8 bytes per position
+// (docs/zstd_encoder.md "Hash bytes"; default 4) and which can Huffman-code the literals of
+// sequences blocks: --huffman-literals asks for that on every block ("Huffman literals").
 //
 // Plane mode (--plane expbyte|0..15): IN is a model (--input model, the default here, or fp32 /
 // elems as for the other engines); every chunk (--chunk, default 32768) of every tensor (of those
@@ -114,12 +114,13 @@ bool load_job(const rtl::EngineArgs& a, Job* job, std::string* err) {
 template <class Model>
 int encode(const rtl::EngineArgs& a, const Job& job, rtl::EngineResult& r) {
   const bool huf = a.has("--huffman");
+  const bool hl = a.has("--huffman-literals");
   tb::ZstdEncEnv<Model> env(a.seed, a.fst, a.gaps, a.backpressure);
   const uint64_t before = tb::failure_count();
   uint64_t in_bytes = 0, l1 = 0, l3 = 0;
   for (size_t i = 0; i < job.frames.size(); ++i) {
     const std::vector<uint8_t>& f = job.frames[i];
-    if (!env.push_frame(f, huf, std::min(job.block, f.size()), a.in_path + " frame " + std::to_string(i))) {
+    if (!env.push_frame(f, huf, std::min(job.block, f.size()), a.in_path + " frame " + std::to_string(i), hl)) {
       r.message = "the golden model rejected the input";
       return 1;
     }
@@ -168,7 +169,7 @@ int encode(const rtl::EngineArgs& a, const Job& job, rtl::EngineResult& r) {
   r.add("libzstd_l3_ratio", static_cast<double>(in_bytes) / static_cast<double>(l3));
   r.add("mode", std::string(huf ? "huffman" : "sequences"));
   r.add("hash_bytes", static_cast<uint64_t>(env.params().finder.hash_bytes));
-  r.add("huffman_literals", env.params().huffman_literals);
+  r.add("huffman_literals", env.params().huffman_literals && hl);
   r.add("input_stalls", env.input_stalls());
   return 0;
 }
@@ -181,6 +182,10 @@ int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
     r.message = "--hash-bytes must be 4 or 8";
     return 2;
   }
+  if (a.has("--huffman-literals") && hb != 8) {
+    r.message = "--huffman-literals needs --hash-bytes 8 (the build with Huffman literals)";
+    return 2;
+  }
   Job job;
   if (!load_job(a, &job, &r.message)) return 2;
   return hb == 8 ? encode<Vzstd_encoder_h8>(a, job, r) : encode<Vzstd_encoder>(a, job, r);
@@ -189,6 +194,6 @@ int run_zstd_encode(const rtl::EngineArgs& a, rtl::EngineResult& r) {
 }  // namespace
 
 NDP_RTL_ENGINE("zstd-encode",
-               "IN OUT [--huffman] [--block N] [--hash-bytes 4|8] | MODEL OUT --plane expbyte|0..15 [--huffman] "
-               "[--input model|fp32|elems] [--chunk N] [--tensors REGEX] [--hash-bytes 4|8]",
-               run_zstd_encode, {"--huffman"});
+               "IN OUT [--huffman] [--block N] [--hash-bytes 4|8 [--huffman-literals]] | MODEL OUT --plane expbyte|0..15 "
+               "[--huffman] [--input model|fp32|elems] [--chunk N] [--tensors REGEX] [--hash-bytes 4|8 [--huffman-literals]]",
+               run_zstd_encode, {"--huffman", "--huffman-literals"});
