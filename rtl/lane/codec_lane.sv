@@ -18,6 +18,8 @@ module codec_lane #(
   parameter int unsigned MaxBlockBytes = 65536,
   parameter bit          HasZstd       = 1'b1,
   parameter int unsigned ZstdHistBytes = 65536,
+  parameter int unsigned ZstdHashBytes = 8,     // the ZSTD encoder's finder hash (codec_lane_enc)
+  parameter int unsigned ZstdHufLits   = 0,     // EXPBYTE blocks: the smaller of two ZSTD frames
   localparam int unsigned EICW = $clog2(EncInBytes + 1),
   localparam int unsigned EOCW = $clog2(EncOutBytes + 1),
   localparam int unsigned DCW  = $clog2(DecBytes + 1)
@@ -59,7 +61,8 @@ module codec_lane #(
   output lane_pkg::status_e        dec_out_code_o
 );
   codec_lane_enc #(
-    .InBytes(EncInBytes), .OutBytes(EncOutBytes), .MaxBlockBytes(MaxBlockBytes), .HasZstd(HasZstd)
+    .InBytes(EncInBytes), .OutBytes(EncOutBytes), .MaxBlockBytes(MaxBlockBytes), .HasZstd(HasZstd),
+    .ZstdHashBytes(ZstdHashBytes), .ZstdHufLits(ZstdHufLits)
   ) u_enc (
     .clk_i, .rst_ni,
     .in_valid_i    (enc_in_valid_i),

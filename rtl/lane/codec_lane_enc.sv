@@ -3,7 +3,8 @@
 // bytes, then the payload chosen exactly as the golden model chooses it (encode_block_lane in
 // sw/codec zstd_hw_model.h): CONST when every byte is equal; else the candidates of the codec
 // policy (auto: LZ4 and ZSTD, lz4, zstd, raw: none) from the lane's engines, lz4_encoder and
-// zstd_encoder (Huffman mode for EXPBYTE planes, plane id 0x40: the spec 4.3 frame); a candidate
+// zstd_encoder (Huffman mode for EXPBYTE planes, plane id 0x40: the spec 4.3 frame, and with
+// ZstdHufLits also the sequences frame with Huffman-coded literals, the smaller kept); a candidate
 // counts only when it saves at least one 64-byte burst, the smallest counting one wins, ties to
 // LZ4; else RAW. With HasZstd = 0 (the LZ4-only lane) there is no ZSTD candidate.
 //
@@ -23,6 +24,8 @@ module codec_lane_enc #(
   parameter int unsigned MatchBytes    = 16,
   parameter int unsigned MaxBlockBytes = 65536,
   parameter bit          HasZstd       = 1'b1,
+  parameter int unsigned ZstdHashBytes = 8,     // the ZSTD engine's finder (the LZ4 engine's: 4)
+  parameter int unsigned ZstdHufLits   = 0,     // EXPBYTE jobs also try Huffman-literal sequences
   localparam int unsigned ICW = $clog2(InBytes + 1),
   localparam int unsigned OCW = $clog2(OutBytes + 1)
 ) (
@@ -155,8 +158,9 @@ module codec_lane_enc #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic [1:0] z_kind;
     /* verilator lint_on UNUSEDSIGNAL */
-    zstd_encoder #(.InBytes(InBytes), .HashBits(HashBits), .HashBanks(HashBanks),
-                   .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes)) u_zstd (
+    zstd_encoder #(.InBytes(InBytes), .HashBits(HashBits), .HashBytes(ZstdHashBytes),
+                   .HashBanks(HashBanks), .MatchBytes(MatchBytes), .MaxBlockBytes(MaxBlockBytes),
+                   .HufLits(ZstdHufLits)) u_zstd (
       .clk_i, .rst_ni,
       .in_valid_i  (f_valid[2]),
       .in_ready_o  (f_ready[2]),
@@ -165,7 +169,7 @@ module codec_lane_enc #(
       .in_last_i   (in_last_i),
       .in_size_i   (in_raw_size_i),
       .in_huf_i    (in_plane_id_i == 8'h40),
-      .in_hl_i     (1'b0),
+      .in_hl_i     (in_plane_id_i == 8'h40),
       .in_first_i  (1'b1),
       .in_lastblk_i(1'b1),
       .in_total_i  (32'(in_raw_size_i)),

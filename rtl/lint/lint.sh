@@ -28,9 +28,13 @@ lint_run() {
     exit 1
   fi
 }
-lint_run "$OUT/lint.log"
+# The all-tops run lints codec_lane with a 4-byte ZSTD hash: Verilator 5.006 stops with an internal
+# error (V3Number.h:202, "num member accessed when data type is UNINITIALIZED") when codec_lane's
+# default (ZstdHashBytes = 8) is elaborated beside the other tops; codec_lane alone at its defaults
+# lints clean, so it has its own run below.
+lint_run "$OUT/lint.log" -GZstdHashBytes=4
 # Parameter points whose generate branches the default run does not elaborate.
-EXTRA=("codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8 -GHufLits=1")
+EXTRA=("codec_lane" "codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8 -GHufLits=1")
 for e in "${EXTRA[@]}"; do
   read -r top params <<< "$e"
   # shellcheck disable=SC2086

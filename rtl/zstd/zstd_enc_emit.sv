@@ -59,6 +59,8 @@ module zstd_enc_emit #(
   output logic [5:0]      out_cnt_o,
   output logic            out_last_o,
   output logic            done_o,       // the block's last beat is taken this cycle
+  output logic [17:0]     size_o,       // content bytes of the block kind_i gives with these inputs
+                                        // (after the fallback to RAW), before start_i
   output logic [1:0]      kind_o,       // the kind written (valid from the cycle after start_i)
   output logic [17:0]     bytes_o       // bytes written for the block (frame header included)
 );
@@ -96,6 +98,15 @@ module zstd_enc_emit #(
       KHuf:    kind = huf_ok ? KHuf : KRaw;
       KSeq:    kind = seq_ok ? KSeq : KRaw;
       default: kind = KRaw;
+    endcase
+  end
+
+  always_comb begin
+    unique case (kind)
+      KRle:    size_o = 18'd1;
+      KHuf:    size_o = 18'(lh_n) + hcontent + 18'd1;
+      KSeq:    size_o = scontent;
+      default: size_o = 18'(n_i);
     endcase
   end
 

@@ -91,6 +91,8 @@ module zstd_encoder #(
   logic [15:0] f_base;
 
   logic hl_pend;                       // a sequences job ahead may still need the histogram
+  logic in_dual;                       // a Huffman job that also tries the sequences block
+  assign in_dual    = in_huf_i && in_hl_i && HufLits != 0;
   assign start_ok   = !c_v_q && (!in_huf_i || (hist_ready && !hl_pend));
   assign in_ready_o = f_in_ready && (open_q || start_ok);
   assign in_hs      = in_valid_i && in_ready_o;
@@ -121,7 +123,7 @@ module zstd_encoder #(
     .in_cnt_i,
     .in_last_i,
     .in_size_i,
-    .in_nomatch_i(in_huf_i),
+    .in_nomatch_i(in_huf_i && !in_dual),
     .start_o     (f_start),
     .start_base_o(f_base),
     .seq_head_o  (sq_head),
@@ -132,8 +134,8 @@ module zstd_encoder #(
     .blk_done_i  (blk_done)
   );
   // Records go to the job at the head of the mode queue (jobs in input order): a Huffman job's
-  // single literal record is dropped, a sequences job's records go to the sequence store once the
-  // sequence RAM is free (the previous sequences job has been written out).
+  // single literal record is dropped, a sequences (or dual) job's records go to the sequence store
+  // once the sequence RAM is free (the previous job that used it has been written out).
   logic       mq_v, mq_huf, mq_push, mq_pop, rec_last;
   logic       sst_start, sst_busy, sst_done, sst_we;
   logic [14:0] sst_nseq;
@@ -151,7 +153,7 @@ module zstd_encoder #(
     .clk_i, .rst_ni,
     .in_valid_i (mq_push),
     .in_ready_o (mq_ready_unused),
-    .in_data_i  (in_huf_i),
+    .in_data_i  (in_huf_i && !in_dual),
     .out_valid_o(mq_v),
     .out_ready_i(mq_pop),
     .out_data_o (mq_huf),
@@ -237,7 +239,7 @@ module zstd_encoder #(
   logic [6:0]  tb_addr;
   logic        hb_q, b_half_q, e_half_q;   // table/tree half written by the build / used by E
 
-  assign mv_cb   = c_v_q && c_done_q && (c_q[JHuf] || (c_started_q && sst_done)) && !b_v_q;
+  assign mv_cb   = c_v_q && c_done_q && ((c_q[JHuf] && !c_q[JHl]) || (c_started_q && sst_done)) && !b_v_q;
   assign b_ready = !b_build_q || bd_done;
   assign mv_be   = b_v_q && b_ready && !e_v_q;
 
@@ -264,11 +266,20 @@ module zstd_encoder #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Encode stage: streams, then the emitter
-  typedef enum logic [2:0] {EIdle, EGather, EBuild, EStreams, ESeq, EEmit} eph_e;
+  // Encode stage: streams, then the emitter. Per job: RLE -> emit; Huffman -> the streams (when the
+  // code exists) -> emit; sequences -> [HufLits: gather -> build -> the literal streams] -> the
+  // sequence encoder -> emit; dual (Huffman with in_hl_i) -> the Huffman streams counting sizes
+  // only -> the sequences part as above -> decide -> [the Huffman streams again, written] -> emit
+  // the smaller block.
+  typedef enum logic [2:0] {EIdle, EGather, EBuild, EStreams, ESeq, EDecide, EHufAgain, EEmit} eph_e;
   eph_e        eph_q;
-  logic        e_tok_q;               // the job's tree exists
+  logic        e_tok_q;               // the job's tree exists (the literals' in the sequences part)
   logic [7:0]  e_tlen_q;
+  logic        e_hlp_q;               // the job's sequences part has begun
+  logic        s_dry_q;               // the running streams only count their sizes
+  logic        hf_tok_q, hf_half_q;   // dual: the Huffman block's code, its size (emitter)
+  logic [7:0]  hf_tlen_q;
+  logic [17:0] hf_size_q, em_size;
   logic [3:0]  s_start, s_done, s_rq, s_grant, s_resp_q, s_wr;
   logic [4*16-1:0] s_size;
   logic [4*16-1:0] s_beg;
@@ -282,23 +293,46 @@ module zstd_encoder #(
   logic [16:0] seg;
   logic [1:0]  em_kind, kind_req;
 
-  // Huffman streams: the block (Huffman job, from the ring) or its literals (HufLits sequences job
-  // with a code, from the literal buffer)
-  logic        hl_job, hl_build, hl_streams;
+  logic        e_dual, seq_part, hl_job, sdone, hl_go, hl_take, hl_build, hl_streams, lits_ready;
+  logic        seq_done, huf_write, huf_dry, huf_none, huf_done, huf_wins, e_seqs, ga_start;
   logic [16:0] e_hn;
-  assign hl_job     = e_v_q && e_q[JHl] && !e_huf && !e_eq && sst_nlit != '0;
+  assign e_dual     = e_v_q && e_huf && e_q[JHl] && !e_eq;
+  assign seq_part   = e_v_q && !e_eq && (!e_huf || e_q[JHl]);
+  assign hl_job     = e_v_q && e_q[JHl] && !e_eq && sst_nlit != '0;
+  assign e_seqs     = seq_part && sst_nseq != '0;
+  assign sdone      = s_done[0] && (!e_four || &s_done);
+  // the sequences part begins: a sequences job at once, a dual job after its counting streams; one
+  // with literals to code takes the histogram (free: no Huffman job is counted meanwhile)
+  assign hl_go      = seq_part && !e_hlp_q && !em_busy_q &&
+                      (!e_huf ? eph_q == EIdle :
+                                ((eph_q == EIdle && !e_tok_q) || (eph_q == EStreams && s_dry_q && sdone)));
+  assign hl_take    = hl_go && (!hl_job || hist_ready);
+  assign ga_start   = hl_take && hl_job;
   assign hl_build   = eph_q == EGather && ga_done;
   assign hl_streams = eph_q == EBuild && bd_done && bd_ok;
-  assign e_hn   = e_huf ? e_n : sst_nlit;
+  // the literals are done: none to code, no code for them, or their streams are done
+  assign lits_ready = (hl_take && !hl_job) || (eph_q == EBuild && bd_done && !bd_ok) ||
+                      (eph_q == EStreams && e_hlp_q && sdone);
+  assign seq_done   = (lits_ready && !e_seqs) || (eph_q == ESeq && se_done);
+  // Huffman streams: written (a Huffman job; a dual job whose Huffman block won), or counting
+  assign huf_write  = (eph_q == EIdle && e_v_q && e_huf && !e_q[JHl] && !e_eq && e_tok_q && !em_busy_q) ||
+                      (eph_q == EHufAgain && e_tok_q);
+  assign huf_dry    = eph_q == EIdle && e_dual && e_tok_q && !em_busy_q;
+  assign huf_none   = (eph_q == EIdle && e_v_q && e_huf && !e_q[JHl] && !e_eq && !e_tok_q) ||
+                      (eph_q == EHufAgain && !e_tok_q);
+  assign huf_done   = eph_q == EStreams && !e_hlp_q && !s_dry_q && sdone;
+  // dual: the sequences block (the emitter's size for kind_req) against the Huffman block's, which
+  // wins ties
+  assign huf_wins   = hf_size_q <= em_size;
+  assign e_hn   = e_hlp_q ? sst_nlit : e_n;
   assign e_four = e_hn >= 17'd1024;
   assign seg    = (e_hn + 17'd3) >> 2;
   always_comb begin
     for (int k = 0; k < 4; k++) begin
-      s_beg[k*16 +: 16] = (e_huf ? e_base : 16'd0) + 16'(32'(seg) * k);
+      s_beg[k*16 +: 16] = (e_hlp_q ? 16'd0 : e_base) + 16'(32'(seg) * k);
       s_len[k*17 +: 17] = !e_four ? ((k == 0) ? e_hn : 17'd0) :
                           ((k == 3) ? e_hn - 17'(3 * 32'(seg)) : seg);
-      s_start[k]        = (((eph_q == EIdle) && e_v_q && e_huf && !e_eq && e_tok_q && !em_busy_q) ||
-                           hl_streams) && (k == 0 || e_four);
+      s_start[k]        = (huf_write || huf_dry || hl_streams) && (k == 0 || e_four);
     end
   end
 
@@ -318,7 +352,7 @@ module zstd_encoder #(
   logic [255:0] lit_data, s_rd_data;
   assign ring_pos  = (eph_q == EStreams) ? s_rq_pos[32'(g_idx)*16 +: 16] :
                      ((eph_q == EGather) ? ga_ring_pos : em_ring_pos);
-  assign s_rd_data = e_huf ? ring_data : lit_data;
+  assign s_rd_data = e_hlp_q ? lit_data : ring_data;
 
   // code table replicas: 4 per stream, halves selected by the job
   for (genvar r = 0; r < 16; r++) begin : gen_tab
@@ -359,7 +393,7 @@ module zstd_encoder #(
     );
     ram_1r1w #(.Width(256), .Depth(RegWords)) u_region (
       .clk_i, .rst_ni,
-      .we_i   (s_wr[k] || (se_wr && se_wsel == 2'(k))),
+      .we_i   ((s_wr[k] && !s_dry_q) || (se_wr && se_wsel == 2'(k))),
       .waddr_i(se_busy_q ? se_wa : s_wa[k*RWW +: RWW]),
       .wlane_i(1'b1),
       .wdata_i(se_busy_q ? se_wd : s_wd[k*256 +: 256]),
@@ -387,23 +421,15 @@ module zstd_encoder #(
   always_comb begin
     for (int k = 0; k < 4; k++) e_size[k*16 +: 16] = (k == 0 || e_four) ? s_size[k*16 +: 16] : 16'd0;
   end
-  // sequences jobs: the sequence encoder first (when there are sequences)
-  // region words below each stream's end hold literal streams of a HufLits job: the FSE bitstream
-  // goes behind them
-  logic           e_seqs, lit_done;
+  // the sequence encoder (when there are sequences); the region words below each literal stream's
+  // end hold that stream: the FSE bitstream goes behind them
   logic [4*RWW-1:0] e_fs;
   always_comb begin
     for (int k = 0; k < 4; k++)
-      e_fs[k*RWW +: RWW] = ((HufLits != 0) && e_q[JHl] && !e_huf && e_tok_q) ?
+      e_fs[k*RWW +: RWW] = ((HufLits != 0) && e_q[JHl] && e_hlp_q && e_tok_q) ?
                            RWW'((e_size[k*16 +: 16] + 16'd31) >> 5) : '0;
   end
-  assign e_seqs   = !e_huf && !e_eq && sst_nseq != '0;
-  // the job's literal work is done: none (the streams of a Huffman job start from EIdle), its
-  // literals have no code, or the streams are done
-  assign lit_done = ((eph_q == EIdle) && !(e_huf && !e_eq && e_tok_q) && !hl_job) ||
-                    (eph_q == EBuild && bd_done && !bd_ok) ||
-                    (eph_q == EStreams && s_done[0] && (!e_four || &s_done));
-  assign se_start = lit_done && e_v_q && !em_busy_q && !se_busy_q && e_seqs;
+  assign se_start = lits_ready && e_seqs && !se_busy_q;
   zstd_enc_seqenc #(.Depth(MaxBlockBytes / 4), .RegWords(RegWords)) u_seqenc (
     .clk_i, .rst_ni,
     .start_i  (se_start),
@@ -419,8 +445,10 @@ module zstd_encoder #(
     .bytes_o  (se_bytes)
   );
 
-  assign kind_req = e_eq ? 2'd1 : (e_huf ? 2'd3 : 2'd2);
-  assign em_start = e_v_q && !em_busy_q && ((lit_done && !e_seqs) || (eph_q == ESeq && se_done));
+  assign kind_req = e_eq ? 2'd1 : ((e_huf && !e_hlp_q) ? 2'd3 : 2'd2);
+  assign em_start = e_v_q && !em_busy_q &&
+                    ((eph_q == EIdle && e_eq) || huf_none || huf_done || (seq_done && !e_dual) ||
+                     (eph_q == EDecide && !huf_wins));
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic [17:0] em_bytes;
@@ -457,6 +485,7 @@ module zstd_encoder #(
     .out_cnt_o,
     .out_last_o,
     .done_o     (em_done),
+    .size_o     (em_size),
     .kind_o     (em_kind),
     .bytes_o    (em_bytes)
   );
@@ -465,12 +494,11 @@ module zstd_encoder #(
 
   // literals of a HufLits sequences job: gathered from the ring into the histogram and the literal
   // buffer (read by the streams)
-  logic        ga_start, ga_done;
+  logic        ga_done;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [15:0] ga_wpos;                // only the literal buffer (HufLits) reads it
   logic [16:0] ga_nlit;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign ga_start = (HufLits != 0) && (eph_q == EIdle) && hl_job && !em_busy_q && hist_ready;
   if (HufLits != 0) begin : gen_lits
     zstd_enc_litgather #(.InBytes(InBytes)) u_gather (
       .clk_i, .rst_ni,
@@ -514,9 +542,11 @@ module zstd_encoder #(
     assign ga_nlit     = '0;
     assign lit_data    = '0;
   end
-  assign hl_pend = (HufLits != 0) && ((b_v_q && b_q[JHl] && !b_q[JHuf] && !b_q[JEq]) ||
-                               (e_v_q && e_q[JHl] && !e_huf && !e_eq &&
-                                (eph_q == EIdle || eph_q == EGather || eph_q == EBuild)));
+  // a job with in_hl_i holds the histogram and code builder from the build stage until it has built
+  // its literals' code; a dual job until it is written (its Huffman block's code must stay)
+  assign hl_pend = (HufLits != 0) && ((b_v_q && b_q[JHl] && !b_q[JEq]) ||
+                               (e_v_q && e_q[JHl] && !e_eq &&
+                                (e_huf || eph_q == EIdle || eph_q == EGather || eph_q == EBuild)));
 
   // ---------------------------------------------------------------------------------------------
   // Stage registers
@@ -536,6 +566,12 @@ module zstd_encoder #(
       e_half_q  <= 1'b0;
       e_tok_q   <= 1'b0;
       e_tlen_q  <= '0;
+      e_hlp_q   <= 1'b0;
+      s_dry_q   <= 1'b0;
+      hf_tok_q  <= 1'b0;
+      hf_half_q <= 1'b0;
+      hf_tlen_q <= '0;
+      hf_size_q <= '0;
       s_resp_q  <= '0;
       em_sel_q  <= '0;
       se_busy_q <= 1'b0;
@@ -588,8 +624,17 @@ module zstd_encoder #(
         e_tlen_q <= bd_tlen;
         if (b_build_q) hb_q <= !hb_q;
         eph_q    <= EIdle;
+        e_hlp_q  <= 1'b0;
       end
       // encode
+      if (hl_take) begin
+        e_hlp_q   <= 1'b1;
+        hf_tok_q  <= e_tok_q;                  // dual: the Huffman block's code and size
+        hf_tlen_q <= e_tlen_q;
+        hf_half_q <= e_half_q;
+        hf_size_q <= em_size;
+        if (!hl_job) e_tok_q <= 1'b0;           // no literals to code
+      end
       if (ga_start) eph_q <= EGather;
       if (hl_build) begin
         eph_q    <= EBuild;
@@ -600,12 +645,23 @@ module zstd_encoder #(
         e_tlen_q <= bd_tlen;
         hb_q     <= !hb_q;
       end
-      if (|s_start) eph_q <= EStreams;
+      if (|s_start) begin
+        eph_q   <= EStreams;
+        s_dry_q <= huf_dry;
+      end
       if (se_start) begin
         eph_q     <= ESeq;
         se_busy_q <= 1'b1;
       end
       if (se_busy_q && se_done) se_busy_q <= 1'b0;
+      if (seq_done && e_dual) eph_q <= EDecide;
+      if (eph_q == EDecide && huf_wins) begin  // the Huffman block again, written
+        eph_q    <= EHufAgain;
+        e_hlp_q  <= 1'b0;
+        e_tok_q  <= hf_tok_q;
+        e_tlen_q <= hf_tlen_q;
+        e_half_q <= hf_half_q;
+      end
       if (em_start) begin
         em_busy_q <= 1'b1;
         eph_q     <= EEmit;
@@ -614,7 +670,7 @@ module zstd_encoder #(
         em_busy_q <= 1'b0;
         e_v_q     <= 1'b0;
         eph_q     <= EIdle;
-        if (!e_huf) begin
+        if (!e_huf || e_q[JHl]) begin
           g_own_q <= 1'b0;                     // the sequence RAM is free again
           if (em_kind == 2'd2) rep_commit_q <= sst_rep;
         end
@@ -636,7 +692,9 @@ module zstd_encoder #(
   `NDP_ASSERT(one_ring_read_a, !(eph_q == EStreams && g_v && em_busy_q))
   `NDP_ASSERT(build_done_known_a, !(mv_be && b_build_q) || bd_done)
   `NDP_ASSERT(hist_one_user_a, !(h_in_add && ga_wr))
-  `NDP_ASSERT(build_one_user_a, !(hl_build && ((mv_cb && c_q[JHuf]) || b_build_q)))
-  `NDP_ASSERT(build_moves_on_a, !(eph_q == EBuild && bd_done) || |s_start || se_start || em_start)
+  `NDP_ASSERT(build_one_user_a, !(hl_build && ((mv_cb && c_q[JHuf]) || (b_v_q && b_build_q))))
+  `NDP_ASSERT(build_moves_on_a, !(eph_q == EBuild && bd_done) || |s_start || se_start || seq_done)
+  `NDP_ASSERT(decide_dual_a, !(eph_q == EDecide || eph_q == EHufAgain) || e_dual)
+  `NDP_ASSERT(dry_dual_a, !(eph_q == EStreams && s_dry_q) || e_dual)
   `NDP_ASSERT(gather_nlit_a, !(eph_q == EGather && ga_done) || ga_nlit == sst_nlit)
 endmodule

@@ -385,6 +385,8 @@ TEST(ZstdEncoder, Hash8RealPlanes) {
   const PlaneRun h8 = run_planes<Vzstd_encoder_h8>(some, false, "bit-plane, 8-byte hash, Huffman literals", true);
   const PlaneRun e8 = run_planes<Vzstd_encoder_h8>(exps, false, "expbyte plane, 8-byte hash", true);
   const PlaneRun e4 = run_planes<Vzstd_encoder>(exps, false, "expbyte plane, 4-byte hash");
+  // Huffman mode with in_hl_i (dual): the smaller of the Huffman frame and the sequences frame
+  const PlaneRun d8 = run_planes<Vzstd_encoder_h8>(exps, true, "expbyte plane, dual", true);
   uint64_t huf_bytes = 0, min_bytes = 0;
   for (size_t i = 0; i < exps.size(); ++i) {
     std::vector<uint8_t> ref;
@@ -402,6 +404,10 @@ TEST(ZstdEncoder, Hash8RealPlanes) {
               "%.2f B/cycle); EXPBYTE bytes: Huffman frames %llu, smaller of the two per plane %llu\n",
               exps.size(), e8.ratio(), e8.rate, static_cast<unsigned long long>(e8.huf_lits), e4.ratio(), e4.rate,
               static_cast<unsigned long long>(huf_bytes), static_cast<unsigned long long>(min_bytes));
+  std::printf("zstd_encoder, Huffman mode with Huffman literals (the smaller frame per plane): %zu stories260K "
+              "EXPBYTE planes, %llu bytes, ratio %.4f, %.2f input B/cycle, %llu sequences frames\n",
+              exps.size(), static_cast<unsigned long long>(d8.out), d8.ratio(), d8.rate,
+              static_cast<unsigned long long>(d8.huf_lits));
   EXPECT_GE(b8.rate, 4.0);
   EXPECT_EQ(b8.huf_lits, 0u);
   EXPECT_GT(h8.huf_lits, 0u);
@@ -412,6 +418,8 @@ TEST(ZstdEncoder, Hash8RealPlanes) {
   EXPECT_GT(h8.ratio(), r8.ratio());
   EXPECT_GT(e8.ratio(), e4.ratio());
   EXPECT_LT(min_bytes, huf_bytes);
+  EXPECT_EQ(d8.out, min_bytes);
+  EXPECT_GT(d8.huf_lits, 0u);
 }
 
 }  // namespace

@@ -154,9 +154,9 @@ Result<BlockInfo> encode_block_hw(const uint8_t* plane, size_t n, uint8_t plane_
   if (policy != CodecPolicy::kLz4 && policy != CodecPolicy::kRaw)
     return Status::Error("hw encode block " + std::to_string(block_id) +
                          ": the LZ4-only lane supports the lz4 and raw policies only");
-  ZstdHwParams zp;
-  zp.finder = p;
-  return encode_block_lane(plane, n, plane_id, block_id, policy, guard, out, zp);
+  LaneHwParams lp;
+  lp.lz4 = p;
+  return encode_block_lane(plane, n, plane_id, block_id, policy, guard, out, lp);
 }
 
 }  // namespace ndp

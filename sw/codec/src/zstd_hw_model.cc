@@ -288,44 +288,78 @@ void zstd_hw_frame_header(uint64_t total, std::vector<uint8_t>& out) {
   }
 }
 
+namespace {
+
+// The Huffman-mode candidate: the spec 4.3 block (header and content) or, when it does not exist, a
+// Raw_Block.
+void huffman_block(const uint8_t* src, size_t n, bool last, std::vector<uint8_t>& blk, ZstdHwBlockInfo& bi) {
+  std::vector<uint8_t> frame;
+  if (write_huffman_frame(src, n, frame)) {
+    // the spec 4.3 frame: its block (header and content) follows the frame header
+    const size_t fhd = 4 + 1 + (n <= 255 ? 1 : (n <= 65791 ? 2 : 4));
+    bi.kind = ZstdHwKind::kHuffman;
+    frame[fhd] = static_cast<uint8_t>((frame[fhd] & ~1u) | (last ? 1u : 0u));
+    blk.assign(frame.begin() + static_cast<long>(fhd), frame.end());
+  } else {  // no Huffman block: stored raw
+    bi.kind = ZstdHwKind::kRaw;
+    block_header(last, bi.kind, n, blk);
+    blk.insert(blk.end(), src, src + n);
+  }
+}
+
+// The sequences-mode candidate: a sequences block when smaller than the content (r: the history
+// after it), else a Raw_Block (r unchanged).
+Status sequences_block(const uint8_t* src, size_t n, bool last, ZstdRepHistory& r, const ZstdHwParams& p,
+                       std::vector<uint8_t>& blk, ZstdHwBlockInfo& bi) {
+  ZstdRepHistory after = r;
+  std::vector<uint8_t> body;
+  NDP_RETURN_IF_ERROR(sequences_body(src, n, after, p, body, bi));
+  if (body.size() < n) {
+    bi.kind = ZstdHwKind::kSequences;
+    r = after;
+    block_header(last, bi.kind, body.size(), blk);
+    blk.insert(blk.end(), body.begin(), body.end());
+  } else {
+    bi.kind = ZstdHwKind::kRaw;
+    block_header(last, bi.kind, n, blk);
+    blk.insert(blk.end(), src, src + n);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status zstd_hw_block(const uint8_t* src, size_t n, bool huffman, bool last, ZstdRepHistory& rep,
                      std::vector<uint8_t>& out, ZstdHwBlockInfo* info, const ZstdHwParams& p) {
   if (n == 0 || n > kMaxPlaneBytes)
     return Status::Error("zstd hw encoder: block of " + std::to_string(n) + " bytes outside 1..65536");
   ZstdHwBlockInfo bi;
   bi.raw_size = static_cast<uint32_t>(n);
-  const size_t at = out.size();
-  std::vector<uint8_t> body;
+  std::vector<uint8_t> blk;
   if (all_equal(src, n)) {
     bi.kind = ZstdHwKind::kRle;
-    block_header(last, bi.kind, n, out);
-    out.push_back(src[0]);
-  } else if (huffman && write_huffman_frame(src, n, body)) {
-    // the spec 4.3 frame: its block (header and content) follows the frame header
-    const size_t fhd = 4 + 1 + (n <= 255 ? 1 : (n <= 65791 ? 2 : 4));
-    bi.kind = ZstdHwKind::kHuffman;
-    body[fhd] = static_cast<uint8_t>((body[fhd] & ~1u) | (last ? 1u : 0u));
-    out.insert(out.end(), body.begin() + static_cast<long>(fhd), body.end());
-  } else if (huffman) {  // no Huffman block: stored raw (a Huffman-mode job finds no matches)
-    bi.kind = ZstdHwKind::kRaw;
-    block_header(last, bi.kind, n, out);
-    out.insert(out.end(), src, src + n);
-  } else {
+    block_header(last, bi.kind, n, blk);
+    blk.push_back(src[0]);
+  } else if (huffman && p.huffman_literals) {
+    // both candidates, the smaller written (the Huffman block on ties)
+    huffman_block(src, n, last, blk, bi);
     ZstdRepHistory r = rep;
-    body.clear();
-    NDP_RETURN_IF_ERROR(sequences_body(src, n, r, p, body, bi));
-    if (body.size() < n) {
-      bi.kind = ZstdHwKind::kSequences;
+    std::vector<uint8_t> seq;
+    ZstdHwBlockInfo si;
+    si.raw_size = bi.raw_size;
+    NDP_RETURN_IF_ERROR(sequences_block(src, n, last, r, p, seq, si));
+    if (seq.size() < blk.size()) {
+      blk = std::move(seq);
+      bi = si;
       rep = r;
-      block_header(last, bi.kind, body.size(), out);
-      out.insert(out.end(), body.begin(), body.end());
-    } else {
-      bi.kind = ZstdHwKind::kRaw;
-      block_header(last, bi.kind, n, out);
-      out.insert(out.end(), src, src + n);
     }
+  } else if (huffman) {
+    huffman_block(src, n, last, blk, bi);
+  } else {
+    NDP_RETURN_IF_ERROR(sequences_block(src, n, last, rep, p, blk, bi));
   }
-  bi.bytes = static_cast<uint32_t>(out.size() - at);
+  out.insert(out.end(), blk.begin(), blk.end());
+  bi.bytes = static_cast<uint32_t>(blk.size());
   if (info) *info = bi;
   return Status::Ok();
 }
@@ -353,7 +387,7 @@ Status zstd_hw_frame(const uint8_t* src, size_t n, bool huffman, size_t block_by
 
 Result<BlockInfo> encode_block_lane(const uint8_t* plane, size_t n, uint8_t plane_id, uint64_t block_id,
                                     CodecPolicy policy, bool guard, std::vector<uint8_t>& out,
-                                    const ZstdHwParams& p) {
+                                    const LaneHwParams& p) {
   const std::string w = "hw encode block " + std::to_string(block_id);
   if (n == 0 || n > kMaxPlaneBytes)
     return Status::Error(w + ": plane size " + std::to_string(n) + " outside 1..65536");
@@ -374,12 +408,15 @@ Result<BlockInfo> encode_block_lane(const uint8_t* plane, size_t n, uint8_t plan
     const auto bursts = [](size_t b) { return (b + kBurstBytes - 1) / kBurstBytes; };
     bool lz4_pays = false, zstd_pays = false, huf = false;
     if (policy == CodecPolicy::kAuto || policy == CodecPolicy::kLz4) {
-      NDP_RETURN_IF_ERROR(lz4_hw_compress(plane, n, lz4, p.finder));
+      NDP_RETURN_IF_ERROR(lz4_hw_compress(plane, n, lz4, p.lz4));
       lz4_pays = bursts(lz4.size()) < bursts(n);
     }
     if (policy == CodecPolicy::kAuto || policy == CodecPolicy::kZstd) {
       std::vector<ZstdHwBlockInfo> bi;
-      NDP_RETURN_IF_ERROR(zstd_hw_frame(plane, n, plane_id == kPlaneExpByte, n, zstd, &bi, p));
+      const bool exp = plane_id == kPlaneExpByte;
+      ZstdHwParams zp = p.zstd;
+      zp.huffman_literals = zp.huffman_literals && exp;  // in_hl_i: EXPBYTE planes
+      NDP_RETURN_IF_ERROR(zstd_hw_frame(plane, n, exp, n, zstd, &bi, zp));
       zstd_pays = bursts(zstd.size()) < bursts(n);
       huf = bi[0].kind == ZstdHwKind::kHuffman;
     }

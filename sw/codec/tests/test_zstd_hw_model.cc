@@ -208,8 +208,9 @@ TEST(ZstdHwModel, RealPlanesRatio) {
   EXPECT_GT(r_bitsh, r_bits);
 }
 
-// The stories260K EXPBYTE planes with a sequences-mode candidate that the RTL lacks so far (docs/
-// zstd_encoder.md "Not done"): the finder hashing 8 bytes and Huffman-coded literals. Measures what
+// The stories260K EXPBYTE planes with a sequences-mode candidate (docs/zstd_encoder.md "Huffman
+// literals"): the finder hashing 8 bytes and Huffman-coded literals; Huffman mode with
+// huffman_literals writes the smaller of that frame and the Huffman frame. Measures what
 // the lane would store (the smallest of its candidates) against the golden model's choice (the
 // Huffman frame or libzstd level 3), plane by plane; the figures of that section come from here.
 TEST(ZstdHwModel, Stories260KExpbyteWithLongHashAndHuffmanLiterals) {
@@ -219,17 +220,21 @@ TEST(ZstdHwModel, Stories260KExpbyteWithLongHashAndHuffmanLiterals) {
   ZstdHwParams p8;
   p8.huffman_literals = true;
   p8.finder.hash_bytes = 8;
-  uint64_t raw = 0, huf = 0, seq8 = 0, z3 = 0, lane_now = 0, lane_seq8 = 0, golden = 0;
+  uint64_t raw = 0, huf = 0, seq8 = 0, z3 = 0, lane_now = 0, lane_seq8 = 0, golden = 0, dual = 0;
   size_t emb_huf = 0, emb_seq8 = 0, emb_z3 = 0;
   for (const auto& t : ts) {
     for (size_t c = 0; c < t.bf16.size(); c += 32768) {
       const size_t n = std::min<size_t>(32768, t.bf16.size() - c);
       std::vector<uint8_t> e(n);
       for (size_t i = 0; i < n; ++i) e[i] = static_cast<uint8_t>(t.bf16[c + i] >> 7);
-      std::vector<uint8_t> h, s, lz, z(ZSTD_compressBound(n));
+      std::vector<uint8_t> h, s, d, lz, z(ZSTD_compressBound(n));
       ASSERT_TRUE(zstd_hw_frame(e.data(), n, true, n, h).ok());
       ASSERT_TRUE(zstd_hw_frame(e.data(), n, false, n, s, nullptr, p8).ok());
       expect_decodes(s, e, t.name + " expbyte, 8-byte hash, Huffman literals");
+      // Huffman mode with huffman_literals: the smaller of the two frames, the Huffman one on ties
+      ASSERT_TRUE(zstd_hw_frame(e.data(), n, true, n, d, nullptr, p8).ok());
+      EXPECT_EQ(d, s.size() < h.size() ? s : h) << t.name;
+      dual += d.size();
       const size_t l = n >= 13 && lz4_hw_compress(e.data(), n, lz).ok() ? lz.size() : n;
       const size_t zl = ZSTD_compress(z.data(), z.size(), e.data(), n, 3);
       ASSERT_FALSE(ZSTD_isError(zl));
@@ -241,11 +246,13 @@ TEST(ZstdHwModel, Stories260KExpbyteWithLongHashAndHuffmanLiterals) {
   }
   std::printf("stories260K EXPBYTE (%llu bytes): Huffman frames %llu, sequences (8-byte hash, Huffman literals) "
               "%llu, libzstd 3 %llu; per plane smallest: lane today %llu, lane with the sequences candidate %llu, "
-              "golden %llu; token embedding: Huffman %zu, sequences %zu, libzstd 3 %zu\n",
+              "golden %llu; Huffman mode with Huffman literals %llu; token embedding: Huffman %zu, sequences %zu, "
+              "libzstd 3 %zu\n",
               static_cast<unsigned long long>(raw), static_cast<unsigned long long>(huf),
               static_cast<unsigned long long>(seq8), static_cast<unsigned long long>(z3),
               static_cast<unsigned long long>(lane_now), static_cast<unsigned long long>(lane_seq8),
-              static_cast<unsigned long long>(golden), emb_huf, emb_seq8, emb_z3);
+              static_cast<unsigned long long>(golden), static_cast<unsigned long long>(dual), emb_huf, emb_seq8,
+              emb_z3);
   // the token embedding (169 of its 512 rows repeat others): the long hash finds the repeats
   EXPECT_LT(emb_seq8, emb_z3);
   EXPECT_LT(emb_z3, emb_huf);

@@ -13,6 +13,9 @@
 //                     distributions, literals raw or, when smaller and enabled, Huffman-coded
 //                     (huffman_literals_section());
 //   Raw_Block         when the compressed block would not be smaller than the raw bytes.
+// Huffman mode with huffman_literals (the RTL's in_huf_i with in_hl_i, HufLits) writes both
+// candidates and keeps the smaller block, the Huffman block (or its Raw_Block) on ties: the
+// spec 4.3 Huffman block, and the sequences block with Huffman-coded literals (or its Raw_Block).
 // This file is the specification at transaction level: the RTL bench compares the RTL's frames
 // byte for byte with zstd_hw_frame().
 #pragma once
@@ -29,7 +32,8 @@ namespace ndp {
 
 struct ZstdHwParams {
   Lz4HwParams finder;            // the match finder (the LZ4 engine's, same parameters)
-  bool huffman_literals = false; // sequences blocks may Huffman-code their literals
+  bool huffman_literals = false; // sequences blocks may Huffman-code their literals; Huffman mode
+                                 // then also tries the sequences block and keeps the smaller
 };
 
 enum class ZstdHwKind : uint8_t { kRaw = 0, kRle = 1, kSequences = 2, kHuffman = 3 };
@@ -65,6 +69,20 @@ Status zstd_hw_block(const uint8_t* src, size_t n, bool huffman, bool last, Zstd
 Status zstd_hw_frame(const uint8_t* src, size_t n, bool huffman, size_t block_bytes, std::vector<uint8_t>& out,
                      std::vector<ZstdHwBlockInfo>* infos = nullptr, const ZstdHwParams& p = {});
 
+// The codec lane's two engines: the LZ4 encoder's match finder and the ZSTD encoder's parameters.
+// zstd.huffman_literals applies to EXPBYTE planes only (codec_lane sets in_hl_i for plane id 0x40):
+// their ZSTD candidate is then the smaller of the Huffman frame and the sequences frame with
+// Huffman-coded literals. Defaults: codec_lane's (ZstdHashBytes = 8, ZstdHufLits = 1; the LZ4
+// engine hashes 4 bytes).
+struct LaneHwParams {
+  Lz4HwParams lz4;
+  ZstdHwParams zstd;
+  LaneHwParams() {
+    zstd.finder.hash_bytes = 8;
+    zstd.huffman_literals = true;
+  }
+};
+
 // Plane-block encoder of the hardware codec lane with both engines: docs/spec.md section 3 with the
 // hardware LZ4 (lz4_hw_compress) and the hardware ZSTD frame (zstd_hw_frame of one block, Huffman
 // mode for EXPBYTE planes, id 0x40) as the candidates. Same rules as BlockEncoder::encode: CONST
@@ -73,6 +91,6 @@ Status zstd_hw_frame(const uint8_t* src, size_t n, bool huffman, size_t block_by
 // says the ZSTD payload is the spec 4.3 frame. Appends header + payload to out.
 Result<BlockInfo> encode_block_lane(const uint8_t* plane, size_t n, uint8_t plane_id, uint64_t block_id,
                                     CodecPolicy policy, bool guard, std::vector<uint8_t>& out,
-                                    const ZstdHwParams& p = {});
+                                    const LaneHwParams& p = {});
 
 }  // namespace ndp
