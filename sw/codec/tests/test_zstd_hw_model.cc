@@ -131,8 +131,11 @@ TEST(ZstdHwModel, LaneEncoderFollowsTheChoiceRule) {
     auto r = encode_block_lane(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, out);
     ASSERT_TRUE(r.ok()) << r.status().message();
     std::vector<uint8_t> lz, zs, d(n);
-    ASSERT_TRUE(lz4_hw_compress(src.data(), n, lz).ok());
-    ASSERT_TRUE(zstd_hw_frame(src.data(), n, plane == 0x40, n, zs).ok());
+    const LaneHwParams lp;  // the lane's engines: ZSTD with Huffman literals for EXPBYTE planes
+    ZstdHwParams zp = lp.zstd;
+    zp.huffman_literals = plane == 0x40;
+    ASSERT_TRUE(lz4_hw_compress(src.data(), n, lz, lp.lz4).ok());
+    ASSERT_TRUE(zstd_hw_frame(src.data(), n, plane == 0x40, n, zs, nullptr, zp).ok());
     const auto bursts = [](size_t b) { return (b + 63) / 64; };
     const bool lz_ok = (pol == CodecPolicy::kAuto || pol == CodecPolicy::kLz4) && bursts(lz.size()) < bursts(n);
     const bool zs_ok = (pol == CodecPolicy::kAuto || pol == CodecPolicy::kZstd) && bursts(zs.size()) < bursts(n);
