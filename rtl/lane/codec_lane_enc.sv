@@ -3,7 +3,7 @@
 // bytes, then the payload chosen exactly as the golden model chooses it (encode_block_lane in
 // sw/codec zstd_hw_model.h): CONST when every byte is equal; else the candidates of the codec
 // policy (auto: LZ4 and ZSTD, lz4, zstd, raw: none) from the lane's engines, lz4_encoder and
-// zstd_encoder (Huffman mode for EXPBYTE planes, plane id 0x40: the spec 4.3 frame, and with
+// zstd_encoder (Huffman mode for EXPBYTE planes, plane id 0x40: the spec 4.3 frame; with
 // ZstdHufLits also the sequences frame with Huffman-coded literals, the smaller kept); a candidate
 // counts only when it saves at least one 64-byte burst, the smallest counting one wins, ties to
 // LZ4; else RAW. With HasZstd = 0 (the LZ4-only lane) there is no ZSTD candidate.
@@ -24,8 +24,10 @@ module codec_lane_enc #(
   parameter int unsigned MatchBytes    = 16,
   parameter int unsigned MaxBlockBytes = 65536,
   parameter bit          HasZstd       = 1'b1,
-  parameter int unsigned ZstdHashBytes = 8,     // the ZSTD engine's finder (the LZ4 engine's: 4)
-  parameter int unsigned ZstdHufLits   = 0,     // EXPBYTE jobs also try Huffman-literal sequences
+  // the ZSTD engine's finder hash (the LZ4 engine's: 4) and Huffman literals; with ZstdHufLits an
+  // EXPBYTE job is a dual job (the smaller of the Huffman frame and the sequences frame)
+  parameter int unsigned ZstdHashBytes = 4,
+  parameter int unsigned ZstdHufLits   = 0,
   localparam int unsigned ICW = $clog2(InBytes + 1),
   localparam int unsigned OCW = $clog2(OutBytes + 1)
 ) (

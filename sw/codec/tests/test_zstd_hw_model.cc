@@ -128,12 +128,14 @@ TEST(ZstdHwModel, LaneEncoderFollowsTheChoiceRule) {
     const uint8_t plane = t % 3 == 0 ? 0x40 : static_cast<uint8_t>(rng() % 16);
     const CodecPolicy pol = pols[t % 4];
     std::vector<uint8_t> out;
-    auto r = encode_block_lane(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, out);
+    // the lane's engines, every other block with the dual EXPBYTE candidate (Huffman literals for
+    // EXPBYTE planes)
+    const LaneHwParams lp = t % 2 ? LaneHwParams::dual_expbyte() : LaneHwParams{};
+    auto r = encode_block_lane(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, out, lp);
     ASSERT_TRUE(r.ok()) << r.status().message();
     std::vector<uint8_t> lz, zs, d(n);
-    const LaneHwParams lp;  // the lane's engines: ZSTD with Huffman literals for EXPBYTE planes
     ZstdHwParams zp = lp.zstd;
-    zp.huffman_literals = plane == 0x40;
+    zp.huffman_literals = lp.zstd.huffman_literals && plane == 0x40;
     ASSERT_TRUE(lz4_hw_compress(src.data(), n, lz, lp.lz4).ok());
     ASSERT_TRUE(zstd_hw_frame(src.data(), n, plane == 0x40, n, zs, nullptr, zp).ok());
     const auto bursts = [](size_t b) { return (b + 63) / 64; };
