@@ -18,8 +18,8 @@ module codec_lane #(
   parameter int unsigned MaxBlockBytes = 65536,
   parameter bit          HasZstd       = 1'b1,
   parameter int unsigned ZstdHistBytes = 65536,
-  parameter int unsigned ZstdHashBytes = 4,     // the ZSTD encoder's finder hash (codec_lane_enc)
-  parameter int unsigned ZstdHufLits   = 0,     // 1: EXPBYTE blocks take the smaller of two frames
+  parameter int unsigned ZstdHashBytes = 8,     // the ZSTD encoder's finder hash (codec_lane_enc)
+  parameter int unsigned ZstdHufLits   = 1,     // 1: EXPBYTE blocks take the smaller of two frames
   localparam int unsigned EICW = $clog2(EncInBytes + 1),
   localparam int unsigned EOCW = $clog2(EncOutBytes + 1),
   localparam int unsigned DCW  = $clog2(DecBytes + 1)

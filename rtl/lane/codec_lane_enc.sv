@@ -26,8 +26,8 @@ module codec_lane_enc #(
   parameter bit          HasZstd       = 1'b1,
   // the ZSTD engine's finder hash (the LZ4 engine's: 4) and Huffman literals; with ZstdHufLits an
   // EXPBYTE job is a dual job (the smaller of the Huffman frame and the sequences frame)
-  parameter int unsigned ZstdHashBytes = 4,
-  parameter int unsigned ZstdHufLits   = 0,
+  parameter int unsigned ZstdHashBytes = 8,
+  parameter int unsigned ZstdHufLits   = 1,
   localparam int unsigned ICW = $clog2(InBytes + 1),
   localparam int unsigned OCW = $clog2(OutBytes + 1)
 ) (

@@ -28,12 +28,13 @@ lint_run() {
     exit 1
   fi
 }
-lint_run "$OUT/lint.log"
-# Parameter points whose generate branches the default run does not elaborate. codec_lane with the
-# dual EXPBYTE candidate (ZstdHashBytes 8, ZstdHufLits 1) lints in a run of its own: beside the other
-# tops Verilator 5.006 stops with an internal error (V3Number.h:202, "num member accessed when data
-# type is UNINITIALIZED").
-EXTRA=("codec_lane -GZstdHashBytes=8 -GZstdHufLits=1" "codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8 -GHufLits=1")
+# The all-tops run lints codec_lane with a 4-byte ZSTD hash: Verilator 5.006 stops with an internal
+# error (V3Number.h:202, "num member accessed when data type is UNINITIALIZED") when codec_lane's
+# default (ZstdHashBytes = 8) is elaborated beside the other tops; codec_lane alone at its defaults
+# lints clean, so it has its own run below.
+lint_run "$OUT/lint.log" -GZstdHashBytes=4
+# Parameter points whose generate branches the default run does not elaborate.
+EXTRA=("codec_lane" "codec_lane -GHasZstd=0" "ndp_dev_chunk -GAsmLanes=16" "zstd_encoder -GHashBytes=8 -GHufLits=1")
 for e in "${EXTRA[@]}"; do
   read -r top params <<< "$e"
   # shellcheck disable=SC2086

@@ -3,8 +3,8 @@
 # next to `ndp pack` with the same options.
 # (1) stories260K, 2 lanes, codec auto. The last stdout line is the runner's JSON: status "ok",
 #     in_bytes the BF16 bytes `ndp pack` counts, out_bytes the image file's size, bytes_per_cycle =
-#     in_bytes / cycles, ndp_pack_ratio what `ndp pack` prints. Its ratio is 1.15% below ndp pack's
-#     (the token embedding's EXPBYTE plane, docs/zstd_encoder.md), so this run allows 2%; with
+#     in_bytes / cycles, ndp_pack_ratio what `ndp pack` prints, within the contract's 1% (the lane's
+#     dual EXPBYTE candidate: 1.5376 against 1.5374; 1.15% below with the Huffman frame alone); with
 #     --tolerance 0 the same run must fail (the ratio check bites). Then the CLI: `ndp verify`
 #     accepts the image, `ndp unpack` gives the same safetensors file as from ndp pack's image.
 # (2) GPT-2 layer 1 attention (q, k, v, proj), 4 lanes, the contract's 1%: the image is byte-identical
@@ -66,7 +66,7 @@ PY
 field() { tail -1 "$T/$1.rtl.log" | python3 -c "import json,sys; print(json.loads(sys.stdin.read())['$2'])"; }
 
 # (1)
-pack st "$ST" --lanes 2 --tolerance 0.02
+pack st "$ST" --lanes 2
 [ "$(field st lanes)" = 2 ] && [ "$(field st huffman_blocks)" -gt 0 ] && [ "$(field st raw_blocks)" -gt 0 ] ||
   bad "st: lanes / block mix"
 python3 -c "import sys; sys.exit(not 1.5 < float(sys.argv[1]))" "$(field st ratio)" || bad "st: ratio"

@@ -128,9 +128,8 @@ TEST(ZstdHwModel, LaneEncoderFollowsTheChoiceRule) {
     const uint8_t plane = t % 3 == 0 ? 0x40 : static_cast<uint8_t>(rng() % 16);
     const CodecPolicy pol = pols[t % 4];
     std::vector<uint8_t> out;
-    // the lane's engines, every other block with the dual EXPBYTE candidate (Huffman literals for
-    // EXPBYTE planes)
-    const LaneHwParams lp = t % 2 ? LaneHwParams::dual_expbyte() : LaneHwParams{};
+    // the lane's engines (the dual EXPBYTE candidate), every other block with the Huffman frame alone
+    const LaneHwParams lp = t % 2 ? LaneHwParams::huffman_frame_only() : LaneHwParams{};
     auto r = encode_block_lane(src.data(), n, plane, static_cast<uint64_t>(t), pol, t % 5 == 0, out, lp);
     ASSERT_TRUE(r.ok()) << r.status().message();
     std::vector<uint8_t> lz, zs, d(n);

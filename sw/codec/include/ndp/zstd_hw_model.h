@@ -72,15 +72,19 @@ Status zstd_hw_frame(const uint8_t* src, size_t n, bool huffman, size_t block_by
 // The codec lane's two engines: the LZ4 encoder's match finder and the ZSTD encoder's parameters.
 // zstd.huffman_literals applies to EXPBYTE planes only (codec_lane with ZstdHufLits sets in_hl_i for
 // plane id 0x40): their ZSTD candidate is then the smaller of the Huffman frame and the sequences
-// frame with Huffman-coded literals. The defaults are codec_lane's (ZstdHashBytes = 4,
-// ZstdHufLits = 0); dual_expbyte() gives the lane with ZstdHashBytes = 8, ZstdHufLits = 1.
+// frame with Huffman-coded literals. The defaults are codec_lane's (ZstdHashBytes = 8,
+// ZstdHufLits = 1; the LZ4 engine hashes 4 bytes); huffman_frame_only() gives the lane with
+// ZstdHashBytes = 4, ZstdHufLits = 0 (the Huffman frame alone for EXPBYTE planes).
 struct LaneHwParams {
   Lz4HwParams lz4;
   ZstdHwParams zstd;
-  static LaneHwParams dual_expbyte() {
+  LaneHwParams() {
+    zstd.finder.hash_bytes = 8;
+    zstd.huffman_literals = true;
+  }
+  static LaneHwParams huffman_frame_only() {
     LaneHwParams p;
-    p.zstd.finder.hash_bytes = 8;
-    p.zstd.huffman_literals = true;
+    p.zstd = ZstdHwParams{};
     return p;
   }
 };
